@@ -1,0 +1,134 @@
+package org.dpopt.accounting;
+
+import java.util.function.DoubleFunction;
+import java.util.function.LongFunction;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Solving for a mechanism parameter against any accountant: the smallest noise multiplier, or the
+ * largest number of steps or sampling rate, whose event meets a target (ε, δ).
+ *
+ * <p>Every routine returns the <em>privacy-safe end of its bracket</em>: the returned parameter has
+ * been checked to satisfy {@code accountant.epsilon(event, δ) ≤ ε}. When no parameter in the search
+ * range meets the budget, an {@link IllegalArgumentException} says so.
+ */
+public final class Calibration {
+    private Calibration() {
+    }
+
+    /** Relative tolerance of the bisection on continuous parameters. */
+    public static final double DEFAULT_RELATIVE_TOLERANCE = 1e-4;
+
+    /**
+     * The smallest noise multiplier z (up to relative tolerance) with ε(event(z), δ) ≤ ε. ε is
+     * assumed non-increasing in z.
+     *
+     * @param accountant the accountant
+     * @param eventOf z ↦ event
+     * @param epsilon target ε &gt; 0
+     * @param delta target δ ∈ (0, 1)
+     * @return z satisfying the target (the upper end of the final bracket)
+     */
+    public static double noiseMultiplier(PrivacyAccountant accountant, DoubleFunction<DpEvent> eventOf,
+            double epsilon, double delta) {
+        return noiseMultiplier(accountant, eventOf, epsilon, delta, DEFAULT_RELATIVE_TOLERANCE);
+    }
+
+    /** As {@link #noiseMultiplier(PrivacyAccountant, DoubleFunction, double, double)} with a tolerance. */
+    public static double noiseMultiplier(PrivacyAccountant accountant, DoubleFunction<DpEvent> eventOf,
+            double epsilon, double delta, double relTol) {
+        Checks.epsilon("epsilon", epsilon);
+        Checks.delta("delta", delta);
+        Checks.openUnit("relTol", relTol);
+        double hi = 1.0;
+        int guard = 0;
+        while (!(accountant.epsilon(eventOf.apply(hi), delta) <= epsilon)) {
+            hi *= 2;
+            if (++guard > 40) {
+                throw new IllegalArgumentException("privacy budget must be reachable but was not: no noise "
+                        + "multiplier up to " + hi + " gives epsilon <= " + epsilon + " at delta = " + delta);
+            }
+        }
+        double lo = hi / 2;
+        guard = 0;
+        while (accountant.epsilon(eventOf.apply(lo), delta) <= epsilon) {
+            hi = lo;
+            lo /= 2;
+            if (++guard > 60) {
+                return hi; // essentially no noise needed
+            }
+        }
+        // invariant: eps(lo) > target, eps(hi) <= target
+        while (hi - lo > relTol * hi) {
+            double mid = 0.5 * (lo + hi);
+            if (accountant.epsilon(eventOf.apply(mid), delta) <= epsilon) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
+    }
+
+    /**
+     * The largest count T in [1, maxCount] with ε(event(T), δ) ≤ ε (ε non-decreasing in T).
+     *
+     * @throws IllegalArgumentException if even T = 1 exceeds the budget
+     */
+    public static long steps(PrivacyAccountant accountant, LongFunction<DpEvent> eventOf, double epsilon,
+            double delta, long maxCount) {
+        Checks.epsilon("epsilon", epsilon);
+        Checks.delta("delta", delta);
+        Checks.atLeastOne("maxCount", maxCount);
+        if (!(accountant.epsilon(eventOf.apply(1), delta) <= epsilon)) {
+            throw new IllegalArgumentException("privacy budget must allow at least one step but epsilon "
+                    + "for one step exceeds " + epsilon + " at delta = " + delta);
+        }
+        if (accountant.epsilon(eventOf.apply(maxCount), delta) <= epsilon) {
+            return maxCount;
+        }
+        long lo = 1;
+        long hi = maxCount; // eps(lo) ok, eps(hi) not ok
+        while (hi - lo > 1) {
+            long mid = lo + (hi - lo) / 2;
+            if (accountant.epsilon(eventOf.apply(mid), delta) <= epsilon) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * The largest sampling rate q in (0, 1] (up to relative tolerance) with ε(event(q), δ) ≤ ε
+     * (ε non-decreasing in q). Returns the lower (safe) end of the bracket.
+     */
+    public static double samplingRate(PrivacyAccountant accountant, DoubleFunction<DpEvent> eventOf,
+            double epsilon, double delta) {
+        Checks.epsilon("epsilon", epsilon);
+        Checks.delta("delta", delta);
+        if (accountant.epsilon(eventOf.apply(1.0), delta) <= epsilon) {
+            return 1.0;
+        }
+        double lo = 0.5;
+        int guard = 0;
+        while (!(accountant.epsilon(eventOf.apply(lo), delta) <= epsilon)) {
+            lo /= 2;
+            if (++guard > 60) {
+                throw new IllegalArgumentException("privacy budget must be reachable but was not: no sampling "
+                        + "rate down to " + lo + " gives epsilon <= " + epsilon);
+            }
+        }
+        double hi = Math.min(1.0, lo * 2);
+        while (hi - lo > DEFAULT_RELATIVE_TOLERANCE * lo) {
+            double mid = 0.5 * (lo + hi);
+            if (accountant.epsilon(eventOf.apply(mid), delta) <= epsilon) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+}

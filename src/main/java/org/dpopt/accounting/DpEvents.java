@@ -1,0 +1,77 @@
+package org.dpopt.accounting;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Operations on events: canonical normal form (used to compare a ledger with a statement). */
+public final class DpEvents {
+    private DpEvents() {
+    }
+
+    /**
+     * The canonical form of an event: composition flattened, no-ops dropped, nested self-composition
+     * multiplied out, and equal consecutive events merged into one {@link SelfComposedEvent}. The
+     * result is {@link NoOpEvent}, a single (possibly self-composed) event, or a {@link ComposedEvent}
+     * of such. Two events with the same normal form are accounted identically.
+     */
+    public static DpEvent normalize(DpEvent e) {
+        List<DpEvent> leaves = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
+        flatten(e, 1, leaves, counts);
+        List<DpEvent> out = new ArrayList<>();
+        DpEvent cur = null;
+        long c = 0;
+        for (int k = 0; k < leaves.size(); k++) {
+            DpEvent l = leaves.get(k);
+            long m = counts.get(k);
+            if (cur != null && cur.equals(l)) {
+                c = Math.addExact(c, m);
+            } else {
+                if (cur != null) {
+                    out.add(c == 1 ? cur : new SelfComposedEvent(cur, c));
+                }
+                cur = l;
+                c = m;
+            }
+        }
+        if (cur != null) {
+            out.add(c == 1 ? cur : new SelfComposedEvent(cur, c));
+        }
+        if (out.isEmpty()) {
+            return NoOpEvent.INSTANCE;
+        }
+        return out.size() == 1 ? out.get(0) : new ComposedEvent(out);
+    }
+
+    private static void flatten(DpEvent e, long mult, List<DpEvent> leaves, List<Long> counts) {
+        if (e instanceof NoOpEvent) {
+            return;
+        }
+        if (e instanceof ComposedEvent c) {
+            if (mult == 1) {
+                for (DpEvent s : c.events()) {
+                    flatten(s, 1, leaves, counts);
+                }
+            } else {
+                // repeat the composite body: keep it as one leaf so counts stay small
+                DpEvent body = normalize(c);
+                if (!(body instanceof NoOpEvent)) {
+                    leaves.add(body);
+                    counts.add(mult);
+                }
+            }
+            return;
+        }
+        if (e instanceof SelfComposedEvent s) {
+            flatten(s.event(), Math.multiplyExact(mult, s.count()), leaves, counts);
+            return;
+        }
+        if (e instanceof PoissonSampledEvent p) {
+            leaves.add(new PoissonSampledEvent(p.samplingProbability(), normalize(p.event())));
+            counts.add(mult);
+            return;
+        }
+        leaves.add(e);
+        counts.add(mult);
+    }
+}

@@ -1,0 +1,255 @@
+package org.dpopt.data;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Reading datasets: CSV (numeric columns, label last, optional header) and LIBSVM sparse format
+ * (read into dense).
+ *
+ * <p>Rows whose ℓ2 norm exceeds the declared bound are handled by a {@link RowNormPolicy}:
+ * {@code REJECT} throws, {@code PROJECT} rescales such a row onto the ball of radius R. Projection is
+ * a per-row map that does not look at other rows, so it is compatible with differential privacy;
+ * it is <em>not</em> feature scaling (which would use data statistics and is not private).
+ */
+public final class DatasetIO {
+    private DatasetIO() {
+    }
+
+    /** What to do with a row whose norm exceeds the declared bound. */
+    public enum RowNormPolicy {
+        /** Throw {@link IllegalArgumentException} naming the row. */
+        REJECT,
+        /** Rescale the row to norm R (x ← x·R/‖x‖). */
+        PROJECT
+    }
+
+    /** The result of a read: the dataset and how many rows were projected. */
+    public record ReadResult(Dataset dataset, int projectedRows) {
+    }
+
+    /** Reads a CSV file with unit row-norm bound, rejecting rows outside the unit ball. */
+    public static Dataset readCsv(Path path) {
+        return readCsv(path, 1.0, RowNormPolicy.REJECT).dataset();
+    }
+
+    /** Reads a CSV file. */
+    public static ReadResult readCsv(Path path, double rowNormBound, RowNormPolicy policy) {
+        try (Reader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+            return readCsv(r, path.toString(), rowNormBound, policy);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads a CSV resource from the class path (for bundled datasets). */
+    public static ReadResult readCsvResource(String resource, double rowNormBound, RowNormPolicy policy) {
+        InputStream in = DatasetIO.class.getResourceAsStream(resource);
+        if (in == null) {
+            throw Checks.fail("resource", "present on the class path", resource);
+        }
+        try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+            return readCsv(r, resource, rowNormBound, policy);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads CSV text: comma-separated numbers, label in the last column; a first line that does not
+     * parse as numbers is taken as a header. Blank lines are skipped.
+     */
+    public static ReadResult readCsv(Reader reader, String source, double rowNormBound, RowNormPolicy policy) {
+        Checks.positive("rowNormBound", rowNormBound);
+        List<double[]> rows = new ArrayList<>();
+        int width = -1;
+        try (BufferedReader br = new BufferedReader(reader)) {
+            String line;
+            int lineNo = 0;
+            while ((line = br.readLine()) != null) {
+                lineNo++;
+                String t = line.strip();
+                if (t.isEmpty()) {
+                    continue;
+                }
+                String[] parts = t.split(",", -1);
+                double[] v = new double[parts.length];
+                boolean numeric = true;
+                for (int k = 0; k < parts.length; k++) {
+                    try {
+                        v[k] = Double.parseDouble(parts[k].strip());
+                    } catch (NumberFormatException e) {
+                        numeric = false;
+                        break;
+                    }
+                }
+                if (!numeric) {
+                    if (rows.isEmpty() && width < 0) {
+                        width = parts.length; // header
+                        continue;
+                    }
+                    throw new IllegalArgumentException(source + " line " + lineNo
+                            + " must be numeric but was '" + abbreviate(t) + "'");
+                }
+                if (width < 0) {
+                    width = parts.length;
+                }
+                if (parts.length != width) {
+                    throw new IllegalArgumentException(source + " line " + lineNo + " must have "
+                            + width + " columns but had " + parts.length);
+                }
+                if (width < 2) {
+                    throw new IllegalArgumentException(source + " must have at least 2 columns "
+                            + "(features, label) but had " + width);
+                }
+                for (int k = 0; k < v.length; k++) {
+                    if (!Double.isFinite(v[k])) {
+                        throw new IllegalArgumentException(source + " line " + lineNo + " column "
+                                + (k + 1) + " must be finite but was " + v[k]);
+                    }
+                }
+                rows.add(v);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException(source + " must contain at least one data row but had 0");
+        }
+        return build(rows, width - 1, rowNormBound, policy, source);
+    }
+
+    /**
+     * Reads LIBSVM sparse format ({@code label idx:val idx:val ...}, 1-based indices) into a dense
+     * dataset of dimension {@code dimension} (or the largest index seen when dimension ≤ 0).
+     */
+    public static ReadResult readLibsvm(Path path, int dimension, double rowNormBound, RowNormPolicy policy) {
+        Checks.positive("rowNormBound", rowNormBound);
+        List<double[]> labelsAndPairs = new ArrayList<>();
+        List<int[]> indices = new ArrayList<>();
+        int maxIndex = 0;
+        try (BufferedReader br = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+            String line;
+            int lineNo = 0;
+            while ((line = br.readLine()) != null) {
+                lineNo++;
+                String t = line.strip();
+                if (t.isEmpty() || t.startsWith("#")) {
+                    continue;
+                }
+                String[] parts = t.split("\\s+");
+                double[] vals = new double[parts.length];
+                int[] idx = new int[parts.length - 1];
+                try {
+                    vals[0] = Double.parseDouble(parts[0]);
+                    for (int k = 1; k < parts.length; k++) {
+                        int c = parts[k].indexOf(':');
+                        if (c < 0) {
+                            throw new NumberFormatException(parts[k]);
+                        }
+                        idx[k - 1] = Integer.parseInt(parts[k].substring(0, c));
+                        vals[k] = Double.parseDouble(parts[k].substring(c + 1));
+                        if (idx[k - 1] < 1) {
+                            throw new IllegalArgumentException(path + " line " + lineNo
+                                    + " feature index must be at least 1 but was " + idx[k - 1]);
+                        }
+                        maxIndex = Math.max(maxIndex, idx[k - 1]);
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(path + " line " + lineNo
+                            + " must be 'label index:value ...' but was '" + abbreviate(t) + "'");
+                }
+                for (double v : vals) {
+                    if (!Double.isFinite(v)) {
+                        throw new IllegalArgumentException(path + " line " + lineNo
+                                + " values must be finite but was " + v);
+                    }
+                }
+                labelsAndPairs.add(vals);
+                indices.add(idx);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+        if (labelsAndPairs.isEmpty()) {
+            throw new IllegalArgumentException(path + " must contain at least one data row but had 0");
+        }
+        int d = dimension > 0 ? dimension : maxIndex;
+        if (maxIndex > d) {
+            throw Checks.fail("largest feature index in " + path, "at most dimension " + d, maxIndex);
+        }
+        List<double[]> rows = new ArrayList<>();
+        for (int r = 0; r < labelsAndPairs.size(); r++) {
+            double[] row = new double[d + 1];
+            double[] vals = labelsAndPairs.get(r);
+            int[] idx = indices.get(r);
+            for (int k = 0; k < idx.length; k++) {
+                row[idx[k] - 1] = vals[k + 1];
+            }
+            row[d] = vals[0];
+            rows.add(row);
+        }
+        return build(rows, d, rowNormBound, policy, path.toString());
+    }
+
+    private static ReadResult build(List<double[]> rows, int d, double bound, RowNormPolicy policy, String source) {
+        int n = rows.size();
+        double[][] x = new double[n][d];
+        double[] y = new double[n];
+        int projected = 0;
+        for (int i = 0; i < n; i++) {
+            double[] r = rows.get(i);
+            System.arraycopy(r, 0, x[i], 0, d);
+            y[i] = r[d];
+            double s = 0;
+            for (int j = 0; j < d; j++) {
+                s += x[i][j] * x[i][j];
+            }
+            double norm = Math.sqrt(s);
+            if (norm > bound) {
+                if (policy == RowNormPolicy.REJECT) {
+                    throw new IllegalArgumentException("norm of row " + i + " in " + source
+                            + " must be at most the declared row-norm bound " + bound + " but was " + norm);
+                }
+                // shrink a hair below the bound so that re-computing the norm cannot exceed it
+                double f = bound / (norm * (1 + 1e-12));
+                for (int j = 0; j < d; j++) {
+                    x[i][j] *= f;
+                }
+                projected++;
+            }
+        }
+        return new ReadResult(Dataset.of(x, y, bound), projected);
+    }
+
+    /** Reads a list of 0-based row indices, one per line (the {@code *_test_rows.txt} format). */
+    public static int[] readRowIndices(Reader reader) {
+        List<Integer> out = new ArrayList<>();
+        try (BufferedReader br = new BufferedReader(reader)) {
+            String line;
+            while ((line = br.readLine()) != null) {
+                String t = line.strip();
+                if (!t.isEmpty()) {
+                    out.add(Integer.parseInt(t));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
+    }
+}

@@ -1,0 +1,66 @@
+package org.dpopt.linalg;
+
+import org.ejml.data.DMatrixRMaj;
+
+/** ℓp norms and their duals on d×1 vectors. */
+public final class Norms {
+    private Norms() {
+    }
+
+    /** ‖v‖_p for p ∈ [1, ∞]. */
+    public static double lp(DMatrixRMaj v, double p) {
+        if (!(p >= 1)) {
+            throw Checks.fail("p", "at least 1", p);
+        }
+        int d = Vectors.length(v);
+        if (p == 1) {
+            double s = 0;
+            for (int i = 0; i < d; i++) {
+                s += Math.abs(v.data[i]);
+            }
+            return s;
+        }
+        if (p == 2) {
+            return Vectors.norm2(v);
+        }
+        if (Double.isInfinite(p)) {
+            double m = 0;
+            for (int i = 0; i < d; i++) {
+                m = Math.max(m, Math.abs(v.data[i]));
+            }
+            return m;
+        }
+        // scale by the max entry for stability
+        double m = 0;
+        for (int i = 0; i < d; i++) {
+            m = Math.max(m, Math.abs(v.data[i]));
+        }
+        if (m == 0) {
+            return 0;
+        }
+        double s = 0;
+        for (int i = 0; i < d; i++) {
+            s += Math.pow(Math.abs(v.data[i]) / m, p);
+        }
+        return m * Math.pow(s, 1 / p);
+    }
+
+    /** The dual exponent q with 1/p + 1/q = 1 (q = ∞ for p = 1). */
+    public static double dualExponent(double p) {
+        if (!(p >= 1)) {
+            throw Checks.fail("p", "at least 1", p);
+        }
+        if (p == 1) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (Double.isInfinite(p)) {
+            return 1;
+        }
+        return p / (p - 1);
+    }
+
+    /** The dual norm ‖v‖_q of ‖·‖_p. */
+    public static double dual(DMatrixRMaj v, double p) {
+        return lp(v, dualExponent(p));
+    }
+}

@@ -1,0 +1,367 @@
+package org.dpopt.loss;
+
+import java.util.List;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Factory and implementations of the standard generalized linear losses.
+ *
+ * <p>Classification losses read the label as s = +1 if y &gt; 0 else −1 and act on the margin s·u.
+ */
+public final class Losses {
+    private Losses() {
+    }
+
+    /** Names accepted by {@link #byName(String)}. */
+    public static final List<String> NAMES = List.of("logistic", "hinge", "absolute", "squared", "huber",
+            "smoothed-hinge");
+
+    /** Looks a loss up by its CLI name with default parameters. */
+    public static GeneralizedLinearLoss byName(String name) {
+        switch (name) {
+            case "logistic":
+                return logistic();
+            case "hinge":
+                return hinge();
+            case "absolute":
+                return absolute();
+            case "squared":
+                return squared(1.0, 1.0);
+            case "huber":
+                return huber(1.0);
+            case "smoothed-hinge":
+                return smoothedHinge(1.0);
+            default:
+                throw Checks.fail("loss", "one of " + NAMES, name);
+        }
+    }
+
+    /** Logistic loss log(1 + e^{−s·u}); L₀ = 1, β₀ = 1/4, convex. */
+    public static GeneralizedLinearLoss logistic() {
+        return LogisticLoss.INSTANCE;
+    }
+
+    /** Hinge loss max(0, 1 − s·u); L₀ = 1, non-smooth, convex. */
+    public static GeneralizedLinearLoss hinge() {
+        return HingeLoss.INSTANCE;
+    }
+
+    /** Absolute loss |u − y|; L₀ = 1, non-smooth, convex (regression). */
+    public static GeneralizedLinearLoss absolute() {
+        return AbsoluteLoss.INSTANCE;
+    }
+
+    /**
+     * Squared loss ½(u − y)² on the bounded domain |u| ≤ uMax, |y| ≤ yMax (so |u − y| ≤ uMax + yMax
+     * = L₀); outside it the derivative is clamped to ±L₀ (the loss continues linearly), so the
+     * declared Lipschitz bound holds everywhere. β₀ = 1.
+     */
+    public static GeneralizedLinearLoss squared(double uMax, double yMax) {
+        return new SquaredLoss(uMax, yMax);
+    }
+
+    /** Huber loss with threshold h on the residual u − y: L₀ = h, β₀ = 1/h (regression). */
+    public static GeneralizedLinearLoss huber(double h) {
+        return new HuberLoss(h);
+    }
+
+    /**
+     * Smoothed hinge with smoothing width γ (the Moreau envelope of the hinge with β = 1/γ, up to
+     * the constant): 0 for m ≥ 1; (1 − m)²/(2γ) for 1 − γ &lt; m &lt; 1; 1 − m − γ/2 for m ≤ 1 − γ,
+     * with m = s·u. L₀ = 1, β₀ = 1/γ.
+     */
+    public static GeneralizedLinearLoss smoothedHinge(double gamma) {
+        return new SmoothedHingeLoss(gamma);
+    }
+
+    abstract static class Base implements GeneralizedLinearLoss {
+        @Override
+        public double secondDerivative(double u, double y) {
+            return 0;
+        }
+
+        @Override
+        public Convexity convexity() {
+            return Convexity.CONVEX;
+        }
+
+        @Override
+        public String toString() {
+            return name();
+        }
+    }
+
+    static final class LogisticLoss extends Base {
+        static final LogisticLoss INSTANCE = new LogisticLoss();
+
+        @Override
+        public String name() {
+            return "logistic";
+        }
+
+        @Override
+        public double phi(double u, double y) {
+            double m = GeneralizedLinearLoss.sign(y) * u;
+            // log(1 + e^{-m}) computed stably
+            return m > 0 ? Math.log1p(Math.exp(-m)) : -m + Math.log1p(Math.exp(m));
+        }
+
+        @Override
+        public double derivative(double u, double y) {
+            double s = GeneralizedLinearLoss.sign(y);
+            double m = s * u;
+            // -s / (1 + e^{m})
+            double sig = m > 0 ? Math.exp(-m) / (1 + Math.exp(-m)) : 1 / (1 + Math.exp(m));
+            return -s * sig;
+        }
+
+        @Override
+        public double secondDerivative(double u, double y) {
+            double p = 1 / (1 + Math.exp(-u));
+            return p * (1 - p);
+        }
+
+        @Override
+        public double scalarLipschitz() {
+            return 1;
+        }
+
+        @Override
+        public double scalarSmoothness() {
+            return 0.25;
+        }
+
+        @Override
+        public boolean isClassification() {
+            return true;
+        }
+    }
+
+    static final class HingeLoss extends Base {
+        static final HingeLoss INSTANCE = new HingeLoss();
+
+        @Override
+        public String name() {
+            return "hinge";
+        }
+
+        @Override
+        public double phi(double u, double y) {
+            return Math.max(0, 1 - GeneralizedLinearLoss.sign(y) * u);
+        }
+
+        @Override
+        public double derivative(double u, double y) {
+            double s = GeneralizedLinearLoss.sign(y);
+            return s * u < 1 ? -s : 0;
+        }
+
+        @Override
+        public double scalarLipschitz() {
+            return 1;
+        }
+
+        @Override
+        public double scalarSmoothness() {
+            return Double.POSITIVE_INFINITY;
+        }
+
+        @Override
+        public boolean isClassification() {
+            return true;
+        }
+    }
+
+    static final class AbsoluteLoss extends Base {
+        static final AbsoluteLoss INSTANCE = new AbsoluteLoss();
+
+        @Override
+        public String name() {
+            return "absolute";
+        }
+
+        @Override
+        public double phi(double u, double y) {
+            return Math.abs(u - y);
+        }
+
+        @Override
+        public double derivative(double u, double y) {
+            double r = u - y;
+            return r > 0 ? 1 : (r < 0 ? -1 : 0);
+        }
+
+        @Override
+        public double scalarLipschitz() {
+            return 1;
+        }
+
+        @Override
+        public double scalarSmoothness() {
+            return Double.POSITIVE_INFINITY;
+        }
+
+        @Override
+        public boolean isClassification() {
+            return false;
+        }
+    }
+
+    static final class SquaredLoss extends Base {
+        private final double uMax;
+        private final double yMax;
+        private final double l0;
+
+        SquaredLoss(double uMax, double yMax) {
+            this.uMax = Checks.positive("uMax", uMax);
+            this.yMax = Checks.nonNegative("yMax", yMax);
+            this.l0 = uMax + yMax;
+        }
+
+        @Override
+        public String name() {
+            return "squared";
+        }
+
+        @Override
+        public double phi(double u, double y) {
+            double r = u - y;
+            double a = Math.abs(r);
+            return a <= l0 ? 0.5 * r * r : l0 * a - 0.5 * l0 * l0;
+        }
+
+        @Override
+        public double derivative(double u, double y) {
+            double r = u - y;
+            return Math.max(-l0, Math.min(l0, r));
+        }
+
+        @Override
+        public double secondDerivative(double u, double y) {
+            return Math.abs(u - y) <= l0 ? 1 : 0;
+        }
+
+        @Override
+        public double scalarLipschitz() {
+            return l0;
+        }
+
+        @Override
+        public double scalarSmoothness() {
+            return 1;
+        }
+
+        @Override
+        public boolean isClassification() {
+            return false;
+        }
+
+        @Override
+        public String toString() {
+            return "squared(uMax=" + uMax + ", yMax=" + yMax + ")";
+        }
+    }
+
+    static final class HuberLoss extends Base {
+        private final double h;
+
+        HuberLoss(double h) {
+            this.h = Checks.positive("h", h);
+        }
+
+        @Override
+        public String name() {
+            return "huber";
+        }
+
+        @Override
+        public double phi(double u, double y) {
+            double a = Math.abs(u - y);
+            return a <= h ? 0.5 * a * a : h * a - 0.5 * h * h;
+        }
+
+        @Override
+        public double derivative(double u, double y) {
+            return Math.max(-h, Math.min(h, u - y));
+        }
+
+        @Override
+        public double secondDerivative(double u, double y) {
+            return Math.abs(u - y) <= h ? 1 : 0;
+        }
+
+        @Override
+        public double scalarLipschitz() {
+            return h;
+        }
+
+        @Override
+        public double scalarSmoothness() {
+            return 1;
+        }
+
+        @Override
+        public boolean isClassification() {
+            return false;
+        }
+    }
+
+    static final class SmoothedHingeLoss extends Base {
+        private final double gamma;
+
+        SmoothedHingeLoss(double gamma) {
+            this.gamma = Checks.positive("gamma", gamma);
+        }
+
+        @Override
+        public String name() {
+            return "smoothed-hinge";
+        }
+
+        @Override
+        public double phi(double u, double y) {
+            double m = GeneralizedLinearLoss.sign(y) * u;
+            if (m >= 1) {
+                return 0;
+            }
+            if (m > 1 - gamma) {
+                return (1 - m) * (1 - m) / (2 * gamma);
+            }
+            return 1 - m - gamma / 2;
+        }
+
+        @Override
+        public double derivative(double u, double y) {
+            double s = GeneralizedLinearLoss.sign(y);
+            double m = s * u;
+            if (m >= 1) {
+                return 0;
+            }
+            if (m > 1 - gamma) {
+                return -s * (1 - m) / gamma;
+            }
+            return -s;
+        }
+
+        @Override
+        public double secondDerivative(double u, double y) {
+            double m = GeneralizedLinearLoss.sign(y) * u;
+            return (m < 1 && m > 1 - gamma) ? 1 / gamma : 0;
+        }
+
+        @Override
+        public double scalarLipschitz() {
+            return 1;
+        }
+
+        @Override
+        public double scalarSmoothness() {
+            return 1 / gamma;
+        }
+
+        @Override
+        public boolean isClassification() {
+            return true;
+        }
+    }
+}

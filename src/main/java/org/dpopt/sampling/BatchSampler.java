@@ -1,0 +1,55 @@
+package org.dpopt.sampling;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.NeighboringRelation;
+
+/**
+ * A rule for choosing the batches S_1, …, S_T ⊆ [n] of an adaptive batch linear query mechanism
+ * (ABLQ, paper D §5.1): DP-SGD is post-processing of the T noisy batch sums.
+ *
+ * <p>A sampler <em>states its own privacy event</em> ({@link #privacyEvent}), so that an optimizer
+ * cannot be run with one sampler and accounted with another. Step count and normalizer depend only
+ * on the public n and the configuration, never on the data.
+ */
+public interface BatchSampler {
+
+    /** Short name used by the CLI, e.g. {@code "poisson"}. */
+    String name();
+
+    /** T, the number of batches for a dataset of public size n. */
+    long steps(int n);
+
+    /**
+     * The public constant b̄ that batch sums are divided by (expected batch size for Poisson, padded
+     * size for truncated Poisson, b for fixed-size batches). Never the realized batch size.
+     */
+    double normalizer(int n);
+
+    /** An upper bound on the number of slots {@link BatchIterator#next} fills, for buffer sizing. */
+    int maxBatchSlots(int n);
+
+    /** A fresh iterator over the T batches for a dataset of size n. */
+    BatchIterator iterator(int n, UniformRandomProvider rng);
+
+    /**
+     * The privacy event of ABLQ with this sampler: T batch sums of per-record vectors in the unit
+     * ℓ2 ball (sensitivity 1 under {@link #relation()}), each with Gaussian noise of standard
+     * deviation {@code noiseMultiplier}.
+     */
+    DpEvent privacyEvent(int n, double noiseMultiplier);
+
+    /** The neighbouring relation under which {@link #privacyEvent} holds. */
+    NeighboringRelation relation();
+
+    /** Produces batches one at a time without allocating. */
+    interface BatchIterator {
+        /**
+         * Writes the next batch's indices into {@code indices} and per-slot weights (1 for a real
+         * example, 0 for padding) into {@code weights}.
+         *
+         * @return the number of slots filled (may be 0 for an empty Poisson batch)
+         */
+        int next(int[] indices, double[] weights);
+    }
+}
