@@ -2,6 +2,8 @@ package org.dpopt.sampling;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.DpEvents;
+import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.accounting.NeighboringRelation;
 
 /**
@@ -33,11 +35,20 @@ public interface BatchSampler {
     BatchIterator iterator(int n, UniformRandomProvider rng);
 
     /**
-     * The privacy event of ABLQ with this sampler: T batch sums of per-record vectors in the unit
-     * ℓ2 ball (sensitivity 1 under {@link #relation()}), each with Gaussian noise of standard
-     * deviation {@code noiseMultiplier}.
+     * The event an optimizer records in its ledger for <em>one</em> noisy batch sum made with this
+     * sampler (per-record vectors in the unit ℓ2 ball, Gaussian noise of standard deviation
+     * {@code noiseMultiplier}).
      */
-    DpEvent privacyEvent(int n, double noiseMultiplier);
+    DpEvent stepEvent(int n, double noiseMultiplier);
+
+    /**
+     * The privacy event of ABLQ with this sampler over all T steps. By default the T-fold
+     * composition of {@link #stepEvent}; samplers whose steps are not independently sampled
+     * (deterministic, shuffling) override this and state how the ledger is read.
+     */
+    default DpEvent privacyEvent(int n, double noiseMultiplier) {
+        return DpEvents.normalize(new SelfComposedEvent(stepEvent(n, noiseMultiplier), steps(n)));
+    }
 
     /** The neighbouring relation under which {@link #privacyEvent} holds. */
     NeighboringRelation relation();

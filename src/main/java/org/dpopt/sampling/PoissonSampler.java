@@ -5,7 +5,6 @@ import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.GaussianEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PoissonSampledEvent;
-import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -68,9 +67,8 @@ public record PoissonSampler(double expectedBatchSize, long steps) implements Ba
     }
 
     @Override
-    public DpEvent privacyEvent(int n, double noiseMultiplier) {
-        return new SelfComposedEvent(new PoissonSampledEvent(samplingProbability(n),
-                new GaussianEvent(noiseMultiplier)), steps);
+    public DpEvent stepEvent(int n, double noiseMultiplier) {
+        return new PoissonSampledEvent(samplingProbability(n), new GaussianEvent(noiseMultiplier));
     }
 
     @Override

@@ -1,0 +1,26 @@
+package org.dpopt.bench;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Registry of benchmark suites. To add one, add a line in the static block. */
+public final class BenchSuites {
+    private BenchSuites() {
+    }
+
+    private static final Map<String, BenchSuite> SUITES = new LinkedHashMap<>();
+
+    static {
+        add(new DpSgdEpochSuite());
+    }
+
+    private static void add(BenchSuite s) {
+        SUITES.put(s.name(), s);
+    }
+
+    /** All suites by name. */
+    public static Map<String, BenchSuite> all() {
+        return Collections.unmodifiableMap(SUITES);
+    }
+}

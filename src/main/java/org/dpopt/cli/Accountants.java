@@ -1,0 +1,24 @@
+package org.dpopt.cli;
+
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.accounting.RdpAccountant;
+import org.dpopt.linalg.Checks;
+
+/** Accountants by CLI name. */
+final class Accountants {
+    private Accountants() {
+    }
+
+    /** Default accountant name. */
+    static final String DEFAULT = "rdp";
+
+    static PrivacyAccountant byName(String name) {
+        String n = name == null ? DEFAULT : name;
+        switch (n) {
+            case "rdp":
+                return new RdpAccountant();
+            default:
+                throw Checks.fail("--accountant", "one of [rdp]", n);
+        }
+    }
+}

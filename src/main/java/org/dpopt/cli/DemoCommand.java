@@ -1,0 +1,114 @@
+package org.dpopt.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.dpopt.data.BundledDatasets;
+import org.dpopt.data.Splits;
+import org.dpopt.loss.Losses;
+import org.dpopt.loss.Problem;
+import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Metrics;
+import org.dpopt.optim.NoisySgd;
+import org.dpopt.optim.NonPrivateSgd;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dpopt demo}: DP logistic regression (DP-SGD with default settings) on a bundled real dataset
+ * at ε ∈ {0.5, 1, 2, 8}, δ = 1e-5, on its fixed test split; mean and spread over several seeds.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Train DP logistic regression on a bundled real dataset and print accuracy and privacy.")
+final class DemoCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--dataset", defaultValue = "breast_cancer", description = "breast_cancer | heart_scale | diabetes")
+    String dataset;
+    @Option(names = "--runs", defaultValue = "10", description = "Seeds per epsilon (default 10).")
+    int runs;
+    @Option(names = "--json") boolean json;
+
+    @Override
+    public Integer call() {
+        if (runs < 1) {
+            throw org.dpopt.linalg.Checks.fail("--runs", "at least 1", runs);
+        }
+        Splits.Split split = BundledDatasets.split(dataset);
+        Problem problem = Problem.of(split.train(), Losses.logistic());
+        double delta = 1e-5;
+        PrintWriter o = spec.commandLine().getOut();
+        // non-private reference: same loop, no clipping, no noise
+        double npAcc = 0;
+        long t0 = System.nanoTime();
+        for (int r = 0; r < runs; r++) {
+            npAcc += Metrics.accuracy(NonPrivateSgd.defaults().optimize(problem, null, Rngs.seeded(r)).solution(),
+                    split.test());
+        }
+        npAcc /= runs;
+        double npSec = (System.nanoTime() - t0) / 1e9 / runs;
+        if (!json) {
+            o.printf("dpopt demo: DP-SGD logistic regression on %s (n_train=%d, n_test=%d, d=%d), delta=%.0e, "
+                    + "%d seeds per row%n", dataset, split.train().size(), split.test().size(),
+                    split.train().dimension(), delta, runs);
+            o.printf("%8s %10s %16s %14s %12s %8s   %s%n", "epsilon", "delta", "test acc (mean)", "acc (std)",
+                    "non-private", "seconds", "privacy guarantee (certified)");
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        NoisySgd sgd = NoisySgd.builder().build();
+        for (double eps : new double[] {0.5, 1, 2, 8}) {
+            PrivacyBudget budget = PrivacyBudget.of(eps, delta);
+            double[] accs = new double[runs];
+            double secs = 0;
+            OptimizationResult last = null;
+            for (int r = 0; r < runs; r++) {
+                long s0 = System.nanoTime();
+                last = sgd.optimize(problem, budget, Rngs.seeded(1000 + r));
+                secs += (System.nanoTime() - s0) / 1e9;
+                accs[r] = Metrics.accuracy(last.solution(), split.test());
+            }
+            double mean = java.util.Arrays.stream(accs).average().orElse(Double.NaN);
+            double sd = Math.sqrt(java.util.Arrays.stream(accs).map(a -> (a - mean) * (a - mean)).sum()
+                    / Math.max(1, runs - 1));
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("epsilon", eps);
+            row.put("delta", delta);
+            row.put("epsilon_certified", last.privacy().epsilon());
+            row.put("test_accuracy", mean);
+            row.put("test_accuracy_std", sd);
+            row.put("non_private_accuracy", npAcc);
+            row.put("seconds", secs / runs);
+            row.put("noise_multiplier", last.parameters().get("noise_multiplier"));
+            rows.add(row);
+            if (!json) {
+                o.printf("%8.2f %10.0e %16.4f %14.4f %12.4f %8.3f   eps<=%.4f at delta=%.0e (%s, %s, z=%.3f, T=%d)%n",
+                        eps, delta, mean, sd, npAcc, secs / runs, last.privacy().epsilon(), delta,
+                        last.privacy().accountant(), last.privacy().relation(),
+                        last.parameters().get("noise_multiplier"), last.steps());
+            }
+            o.flush();
+        }
+        if (json) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("dataset", dataset);
+            out.put("non_private_accuracy", npAcc);
+            out.put("non_private_seconds", npSec);
+            out.put("rows", rows);
+            o.println(Json.write(out));
+        } else {
+            o.printf("non-private SGD (same loop, no clipping/noise): accuracy %.4f, %.3f s per run%n", npAcc, npSec);
+            o.println("Privacy: add/remove-one neighbours, Poisson sampling, clip 1.0; epsilon certified by the "
+                    + "accountant shown, never above the target.");
+        }
+        o.flush();
+        return 0;
+    }
+}
