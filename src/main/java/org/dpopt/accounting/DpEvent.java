@@ -5,7 +5,8 @@ package org.dpopt.accounting;
  *
  * <p>Events form a closed algebra of immutable, self-validating records: leaf mechanisms
  * ({@link GaussianEvent}, {@link LaplaceEvent}, {@link EpsilonDeltaEvent}), sampling wrappers
- * ({@link PoissonSampledEvent}), composition ({@link ComposedEvent}, {@link SelfComposedEvent}) and
+ * ({@link PoissonSampledEvent}), composition ({@link ComposedEvent}, {@link SelfComposedEvent},
+ * {@link ParallelComposedEvent} over disjoint parts) and
  * the trivial {@link NoOpEvent} / {@link NonPrivateEvent}. Noise multipliers are always relative to
  * the sensitivity <em>under the accountant's neighbouring relation</em>: an optimizer that works
  * under replace-one states its sensitivity for replace-one.
@@ -15,7 +16,7 @@ package org.dpopt.accounting;
  * {@link PrivacyAccountant#unsupportedReason} for anything they cannot bound rather than guess.
  */
 public sealed interface DpEvent permits NoOpEvent, NonPrivateEvent, GaussianEvent, LaplaceEvent,
-        EpsilonDeltaEvent, PoissonSampledEvent, ComposedEvent, SelfComposedEvent {
+        EpsilonDeltaEvent, PoissonSampledEvent, ComposedEvent, SelfComposedEvent, ParallelComposedEvent {
 
     /** A one-line human description, used in reports. */
     String describe();

@@ -66,6 +66,15 @@ public final class DpEvents {
             flatten(s.event(), Math.multiplyExact(mult, s.count()), leaves, counts);
             return;
         }
+        if (e instanceof ParallelComposedEvent par) {
+            List<DpEvent> parts = new ArrayList<>();
+            for (DpEvent s : par.events()) {
+                parts.add(normalize(s));
+            }
+            leaves.add(new ParallelComposedEvent(parts));
+            counts.add(mult);
+            return;
+        }
         if (e instanceof PoissonSampledEvent p) {
             leaves.add(new PoissonSampledEvent(p.samplingProbability(), normalize(p.event())));
             counts.add(mult);

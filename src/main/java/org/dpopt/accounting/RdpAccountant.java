@@ -14,7 +14,8 @@ import org.dpopt.linalg.Checks;
  * (Mironov, Talwar, Zhang 2019, arXiv:1908.10530) at integer orders by the exact binomial sum and
  * at fractional orders by exact numerical integration of
  * {@code E_{Z~N(0,z²)}[(1 − q + q·e^{(2Z−1)/(2z²)})^α]}; Laplace (Mironov 2017, Prop. 6); pure
- * ε-DP events (ε(α) ≤ min(ε, αε²/2), Bun–Steinke 2016); composition (RDP adds per order).
+ * ε-DP events (ε(α) ≤ min(ε, αε²/2), Bun–Steinke 2016); composition (RDP adds per order);
+ * parallel composition over disjoint parts (the largest part's RDP at each order).
  * Approximate-DP events with δ &gt; 0 and Poisson sampling under replace-one are unsupported (see
  * {@link #unsupportedReason}).
  *
@@ -129,6 +130,22 @@ public final class RdpAccountant implements PrivacyAccountant {
         }
         if (e instanceof SelfComposedEvent s) {
             accumulate(s.event(), mult * s.count(), r);
+            return;
+        }
+        if (e instanceof ParallelComposedEvent par) {
+            // disjoint parts: a neighbouring pair differs in one part only, so the RDP at each order is
+            // at most the largest part's
+            double[] worst = new double[r.length];
+            for (DpEvent s : par.events()) {
+                double[] part = new double[r.length];
+                accumulate(s, 1.0, part);
+                for (int k = 0; k < r.length; k++) {
+                    worst[k] = Math.max(worst[k], part[k]);
+                }
+            }
+            for (int k = 0; k < r.length; k++) {
+                r[k] += mult * worst[k];
+            }
             return;
         }
         if (e instanceof GaussianEvent g) {

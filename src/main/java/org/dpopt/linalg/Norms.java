@@ -63,4 +63,22 @@ public final class Norms {
     public static double dual(DMatrixRMaj v, double p) {
         return lp(v, dualExponent(p));
     }
+
+    /**
+     * The exponent p̃ = max(p, 1 + 1/ln d) used by ℓp algorithms for p close to 1 (ALGORITHMS.md §4.0):
+     * for d ≥ 3, ‖·‖_p̃ is within a constant factor (e) of ‖·‖₁ while 1/(p̃ − 1) = ln d keeps strong
+     * convexity constants finite. When ln d ≤ 1 (d ≤ 2) the formula gives at least 2, so the result is
+     * max(p, 2).
+     */
+    public static double effectiveExponent(double p, int d) {
+        if (!(p >= 1)) {
+            throw Checks.fail("p", "at least 1", p);
+        }
+        Checks.atLeastOne("d", d);
+        double ln = Math.log(d);
+        if (ln <= 1) {
+            return Math.max(p, 2.0);
+        }
+        return Math.max(p, 1 + 1 / ln);
+    }
 }

@@ -1,0 +1,164 @@
+package org.dpopt.accounting;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Basic (sequential) composition: (ε_i, δ_i)-DP releases compose to (Σε_i, Σδ_i).
+ *
+ * <p>Leaves: {@link EpsilonDeltaEvent} (as stated), {@link LaplaceEvent} (pure ε = 1/b),
+ * {@link GaussianEvent} (exact Balle–Wang curve). Gaussian releases have no fixed δ: the δ left after
+ * the fixed-δ leaves, δ − Σδ_i, is split equally among the Gaussian releases, each converted with
+ * the exact curve — valid for any split, so this is an upper bound. Parallel composition takes the
+ * worst part (at the part's share of δ). Poisson sampling is unsupported (use RDP or PLD).
+ *
+ * <p>Loose for many releases (use RDP, PLD or advanced composition there); exact for the two-part
+ * mechanisms it is meant for, such as approximate objective perturbation (an (ε/2, δ/2) minimizer
+ * plus a Gaussian output release at (ε/2, δ/2)).
+ */
+public final class BasicCompositionAccountant implements PrivacyAccountant {
+    private final NeighboringRelation relation;
+
+    /** Under the given relation (the events' sensitivities must refer to it). */
+    public BasicCompositionAccountant(NeighboringRelation relation) {
+        this.relation = Checks.notNull("relation", relation);
+    }
+
+    @Override
+    public String name() {
+        return "basic-composition";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return relation;
+    }
+
+    /** Counts of fixed leaves and Gaussian leaves of an event. */
+    private static final class Tally {
+        double fixedEpsilon;
+        double fixedDelta;
+        final List<double[]> gaussians = new ArrayList<>(); // {z, count}
+        boolean nonPrivate;
+    }
+
+    private void tally(DpEvent e, long mult, Tally t) {
+        if (e instanceof NoOpEvent) {
+            return;
+        }
+        if (e instanceof NonPrivateEvent) {
+            t.nonPrivate = true;
+            return;
+        }
+        if (e instanceof EpsilonDeltaEvent ed) {
+            t.fixedEpsilon += mult * ed.epsilon();
+            t.fixedDelta += mult * ed.delta();
+            return;
+        }
+        if (e instanceof LaplaceEvent l) {
+            t.fixedEpsilon += mult / l.noiseMultiplier();
+            return;
+        }
+        if (e instanceof GaussianEvent g) {
+            t.gaussians.add(new double[] {g.noiseMultiplier(), mult});
+            return;
+        }
+        if (e instanceof ComposedEvent c) {
+            for (DpEvent s : c.events()) {
+                tally(s, mult, t);
+            }
+            return;
+        }
+        if (e instanceof SelfComposedEvent s) {
+            tally(s.event(), Math.multiplyExact(mult, s.count()), t);
+            return;
+        }
+        throw new UnsupportedEventException(e, name(), "basic composition handles (eps, delta), Laplace, Gaussian, "
+                + "composition and parallel composition only");
+    }
+
+    @Override
+    public Optional<String> unsupportedReason(DpEvent event) {
+        try {
+            epsilon(event, 0.5);
+            return Optional.empty();
+        } catch (UnsupportedEventException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    @Override
+    public double epsilon(DpEvent event, double delta) {
+        Checks.delta("delta", delta);
+        if (event instanceof ParallelComposedEvent par) {
+            double worst = 0;
+            for (DpEvent s : par.events()) {
+                worst = Math.max(worst, epsilon(s, delta));
+            }
+            return worst;
+        }
+        if (event instanceof ComposedEvent c && c.events().stream().anyMatch(x -> x instanceof ParallelComposedEvent)) {
+            throw new UnsupportedEventException(event, name(), "parallel composition nested inside sequential "
+                    + "composition is not supported by basic composition");
+        }
+        Tally t = new Tally();
+        tally(event, 1, t);
+        if (t.nonPrivate) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double left = delta - t.fixedDelta;
+        long g = 0;
+        for (double[] gz : t.gaussians) {
+            g += (long) gz[1];
+        }
+        if (g == 0) {
+            return left >= 0 ? t.fixedEpsilon : Double.POSITIVE_INFINITY;
+        }
+        if (!(left > 0)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double share = left / g;
+        double eps = t.fixedEpsilon;
+        for (double[] gz : t.gaussians) {
+            eps += gz[1] * GaussianMechanism.epsilon(share, gz[0]);
+        }
+        return eps;
+    }
+
+    @Override
+    public double delta(DpEvent event, double epsilon) {
+        if (!(epsilon >= 0)) {
+            throw Checks.fail("epsilon", "non-negative", epsilon);
+        }
+        if (event instanceof ParallelComposedEvent par) {
+            double worst = 0;
+            for (DpEvent s : par.events()) {
+                worst = Math.max(worst, delta(s, epsilon));
+            }
+            return worst;
+        }
+        Tally t = new Tally();
+        tally(event, 1, t);
+        if (t.nonPrivate) {
+            return 1;
+        }
+        double left = epsilon - t.fixedEpsilon;
+        long g = 0;
+        for (double[] gz : t.gaussians) {
+            g += (long) gz[1];
+        }
+        if (left < 0) {
+            return 1;
+        }
+        double d = t.fixedDelta;
+        if (g > 0) {
+            double share = left / g; // equal ε split among Gaussian releases
+            for (double[] gz : t.gaussians) {
+                d += gz[1] * GaussianMechanism.delta(share, gz[0]);
+            }
+        }
+        return Math.min(1, d);
+    }
+}

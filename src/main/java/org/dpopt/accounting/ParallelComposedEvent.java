@@ -1,0 +1,41 @@
+package org.dpopt.accounting;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Parallel composition: each component ran on a <em>disjoint</em> part of the data, chosen
+ * independently of the data (possibly adaptively on earlier outputs). A record influences exactly one
+ * part, so the guarantee is that of the worst component.
+ *
+ * <p>Sound under replace-one with any data-independent partition. Under add/remove-one the partition
+ * must assign each record to a part independently of the other records (e.g. by a seeded random
+ * label): splitting by position is <em>not</em> safe there, since removing a record shifts every
+ * later part (ALGORITHMS.md §1.4).
+ *
+ * @param events the per-part events (at least one)
+ */
+public record ParallelComposedEvent(List<DpEvent> events) implements DpEvent {
+    /** Validates and copies. */
+    public ParallelComposedEvent {
+        Checks.notNull("events", events);
+        if (events.isEmpty()) {
+            throw Checks.fail("events", "non-empty", "[]");
+        }
+        for (DpEvent e : events) {
+            Checks.notNull("component event", e);
+        }
+        events = List.copyOf(events);
+    }
+
+    /** Convenience constructor. */
+    public static ParallelComposedEvent of(DpEvent... events) {
+        return new ParallelComposedEvent(List.of(events));
+    }
+
+    @Override
+    public String describe() {
+        return "Parallel[" + events.stream().map(DpEvent::describe).collect(Collectors.joining(", ")) + "]";
+    }
+}
