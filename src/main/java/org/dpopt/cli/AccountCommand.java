@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.GaussianEvent;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.PoissonSampledEvent;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyReport;
@@ -43,7 +44,7 @@ final class AccountCommand implements Callable<Integer> {
     @Option(names = "--dataset-size") Integer datasetSize;
     @Option(names = "--batch-size") Integer batchSize;
     @Option(names = "--max-batch-size") Integer maxBatchSize;
-    @Option(names = "--accountant") String accountant;
+    @Option(names = "--accountant", description = "pld (default) or rdp.") String accountant;
     @Option(names = "--json") boolean json;
 
     /** Builds z ↦ event for the chosen sampler. */
@@ -118,6 +119,9 @@ final class AccountCommand implements Callable<Integer> {
                 double z = Checks.positive("--noise-multiplier", req("--noise-multiplier", noiseMultiplier));
                 double e = Checks.nonNegative("--epsilon", req("--epsilon", epsilon));
                 out.put("delta", acc.delta(fam.at(z), e));
+                if (acc instanceof PldAccountant pld) {
+                    out.put("delta_lower", pld.deltaLower(fam.at(z), e));
+                }
                 out.put("epsilon", e);
                 out.put("noise_multiplier", z);
                 out.put("bound", "upper");
@@ -129,7 +133,11 @@ final class AccountCommand implements Callable<Integer> {
                 double d = Checks.delta("--delta", req("--delta", delta));
                 double z = Calibration.noiseMultiplier(acc, fam::at, e, d, 1e-6);
                 out.put("noise_multiplier", z);
-                out.put("epsilon", acc.epsilon(fam.at(z), d));
+                PrivacyReport r = acc.report(fam.at(z), d);
+                out.put("epsilon", r.epsilon());
+                if (!Double.isNaN(r.epsilonLower())) {
+                    out.put("epsilon_lower", r.epsilonLower());
+                }
                 out.put("target_epsilon", e);
                 out.put("delta", d);
                 out.put("bound", "upper");

@@ -10,7 +10,7 @@ import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyLedger;
 import org.dpopt.accounting.PrivacyReport;
-import org.dpopt.accounting.RdpAccountant;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
@@ -284,7 +284,7 @@ public final class NoisySgd implements PrivateOptimizer {
         private double learningRate = 1.0;
         private double l2 = 0;
         private double noiseMultiplier = Double.NaN;
-        private PrivacyAccountant accountant = new RdpAccountant();
+        private PrivacyAccountant accountant = new PldAccountant();
         private boolean diagnostics = true;
 
         private Builder() {
@@ -344,7 +344,7 @@ public final class NoisySgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Accountant used for calibration and reporting (default RDP). */
+        /** Accountant used for calibration and reporting (default PLD, h = 1e-4). */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
             return this;
