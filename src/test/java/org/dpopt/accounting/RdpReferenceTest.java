@@ -50,6 +50,40 @@ class RdpReferenceTest {
     }
 
     @Test
+    void coarseQuadratureAgreesWithFineQuadratureAtFractionalOrders() {
+        // reference: the same integral with spacing z/80 on a wider range [−20z, α + 20z]
+        for (double z : new double[] {0.3, 0.5, 0.8, 1, 2, 4, 10}) {
+            for (double q : new double[] {0.001, 0.05, 0.5}) {
+                for (double a : new double[] {1.1, 1.5, 2.7, 7.3, 10.9}) {
+                    double fine = fineLogA(q, z, a);
+                    double got = RdpAccountant.logAFractional(q, z, a);
+                    assertEquals(fine, got, 1e-9 * Math.max(1, Math.abs(fine)), "q=" + q + " z=" + z + " a=" + a);
+                }
+            }
+        }
+    }
+
+    private static double fineLogA(double q, double z, double a) {
+        double h = z / 80;
+        double lo = -20 * z;
+        int m = (int) Math.ceil((a + 40 * z) / h);
+        double max = Double.NEGATIVE_INFINITY;
+        double[] v = new double[m + 1];
+        for (int k = 0; k <= m; k++) {
+            double x = lo + k * h;
+            double u = (2 * x - 1) / (2 * z * z);
+            double inner = u > 0 ? u + Math.log(q + (1 - q) * Math.exp(-u)) : Math.log1p(q * Math.expm1(u));
+            v[k] = -x * x / (2 * z * z) + a * inner;
+            max = Math.max(max, v[k]);
+        }
+        double sum = 0;
+        for (double x : v) {
+            sum += Math.exp(x - max);
+        }
+        return max + Math.log(sum * h / (z * Math.sqrt(2 * Math.PI)));
+    }
+
+    @Test
     void reproducesMomentsAccountantExample() {
         // ALGORITHMS.md §6 / §8.4 (Abadi et al. 2016): q = 0.01, z = 4, T = 1e4, δ = 1e-5
         double[] integerOrders = new double[255];
