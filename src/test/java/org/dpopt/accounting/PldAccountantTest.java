@@ -48,6 +48,20 @@ class PldAccountantTest {
     }
 
     @Test
+    void landsInsideSpecBracketsForTheAbadiExample() {
+        // ALGORITHMS.md §8.4: q = 0.01, σ = 4, T = 1e4 ⇒ ε(1e-5) ∈ [0.8467, 1.0470], δ(1) ∈ [7.5844e-7, 2.0683e-5];
+        // RDP (1.0355 improved) must be above
+        DpEvent e = sgd(0.01, 4, 10_000);
+        PrivacyReport r = PLD.report(e, 1e-5);
+        assertTrue(r.epsilon() >= 0.8467 && r.epsilon() <= 1.0470, r.toString());
+        // floor rounding drifts by at most T·h = 1 here
+        assertTrue(r.epsilonLower() <= r.epsilon() && r.epsilonLower() >= r.epsilon() - 1.0);
+        double d = PLD.delta(e, 1.0);
+        assertTrue(d >= 7.5844e-7 && d <= 2.0683e-5, "delta " + d);
+        assertTrue(new RdpAccountant().epsilon(e, 1e-5) > r.epsilon());
+    }
+
+    @Test
     void epsilonIsMonotoneInNoiseStepsAndRate() {
         double prev = Double.POSITIVE_INFINITY;
         for (double z : new double[] {0.8, 1.0, 1.5, 3.0}) {
