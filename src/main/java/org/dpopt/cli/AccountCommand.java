@@ -45,6 +45,7 @@ final class AccountCommand implements Callable<Integer> {
     @Option(names = "--batch-size") Integer batchSize;
     @Option(names = "--max-batch-size") Integer maxBatchSize;
     @Option(names = "--accountant", description = "pld (default) or rdp.") String accountant;
+    @Option(names = "--discretization", description = "PLD grid spacing h (default 1e-4).") Double discretization;
     @Option(names = "--json") boolean json;
 
     /** Builds z ↦ event for the chosen sampler. */
@@ -95,7 +96,8 @@ final class AccountCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrivacyAccountant acc = Accountants.byName(accountant);
+        PrivacyAccountant acc = discretization == null ? Accountants.byName(accountant)
+                : Accountants.byName(accountant, discretization);
         EventFamily fam = family();
         Map<String, Object> out = new LinkedHashMap<>();
         switch (query) {

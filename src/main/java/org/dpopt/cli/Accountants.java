@@ -13,6 +13,15 @@ final class Accountants {
     /** Default accountant name (PLD: tight, with an optimistic lower bound; issue 3). */
     static final String DEFAULT = "pld";
 
+    /** As {@link #byName(String)}, with the PLD grid spacing h (only for "pld"). */
+    static PrivacyAccountant byName(String name, double discretization) {
+        String n = name == null ? DEFAULT : name;
+        if (!"pld".equals(n)) {
+            throw Checks.fail("--discretization", "used only with --accountant pld", discretization);
+        }
+        return new PldAccountant(discretization, org.dpopt.accounting.NeighboringRelation.ADD_OR_REMOVE_ONE);
+    }
+
     static PrivacyAccountant byName(String name) {
         String n = name == null ? DEFAULT : name;
         switch (n) {

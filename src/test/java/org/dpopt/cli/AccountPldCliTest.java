@@ -49,6 +49,26 @@ class AccountPldCliTest {
     }
 
     @Test
+    void discretizationIsAParameter() throws Exception {
+        JsonNode fine = CliTest.json(CliTest.run("account", "epsilon", "--noise-multiplier", "1", "--delta", "1e-5",
+                "--sampling-rate", "0.01", "--steps", "100", "--discretization", "1e-4", "--json"));
+        JsonNode coarse = CliTest.json(CliTest.run("account", "epsilon", "--noise-multiplier", "1", "--delta", "1e-5",
+                "--sampling-rate", "0.01", "--steps", "100", "--discretization", "1e-2", "--json"));
+        // both are upper bounds; the coarse grid has the wider error bar
+        double fineGap = fine.get("epsilon").asDouble() - fine.get("epsilon_lower").asDouble();
+        double coarseGap = coarse.get("epsilon").asDouble() - coarse.get("epsilon_lower").asDouble();
+        assertTrue(coarseGap > fineGap);
+        assertTrue(coarse.get("epsilon_lower").asDouble() <= fine.get("epsilon").asDouble());
+        CliTest.Run r = CliTest.run("account", "epsilon", "--noise-multiplier", "1", "--delta", "1e-5",
+                "--sampling-rate", "0.01", "--steps", "10", "--accountant", "rdp", "--discretization", "1e-3");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--discretization must be used only with --accountant pld"), r.err());
+        CliTest.Run bad = CliTest.run("account", "epsilon", "--noise-multiplier", "1", "--delta", "1e-5",
+                "--sampling-rate", "0.01", "--steps", "10", "--discretization", "0");
+        assertEquals(2, bad.code());
+    }
+
+    @Test
     void unknownAccountantIsRefused() {
         CliTest.Run r = CliTest.run("account", "epsilon", "--noise-multiplier", "1", "--delta", "1e-5",
                 "--sampling-rate", "0.01", "--steps", "10", "--accountant", "moments");
