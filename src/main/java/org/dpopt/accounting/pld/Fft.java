@@ -19,8 +19,11 @@ final class Fft {
     /** Below this product of lengths the direct O(n·m) sum is used. */
     private static final long DIRECT_LIMIT = 1L << 18;
 
+    /** Plans up to this length are cached (their tables are O(n)); longer ones are built per call. */
+    private static final int CACHE_LIMIT = 1 << 20;
+
     static DoubleFFT_1D plan(int n) {
-        return PLANS.computeIfAbsent(n, DoubleFFT_1D::new);
+        return n <= CACHE_LIMIT ? PLANS.computeIfAbsent(n, DoubleFFT_1D::new) : new DoubleFFT_1D(n);
     }
 
     static int nextPowerOfTwo(long n) {
