@@ -109,6 +109,22 @@ class PldAccountantTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("slow")
+    void gridRefinementMovesTheUpperBoundByLessThanATenthOfAPercent() {
+        // off the reference grid: h = 1e-4 against h = 2e-5 (connect-the-dots error is second order in h)
+        PldAccountant fine = new PldAccountant(2e-5, NeighboringRelation.ADD_OR_REMOVE_ONE);
+        for (double[] c : new double[][] {{0.03, 1.3, 3000}, {0.2, 2.5, 500}, {0.005, 0.7, 20_000}, {0.5, 5, 100}}) {
+            DpEvent e = sgd(c[0], c[1], (long) c[2]);
+            for (double delta : new double[] {1e-6, 1e-9}) {
+                double coarse = PLD.epsilon(e, delta);
+                double f = fine.epsilon(e, delta);
+                assertEquals(f, coarse, 1e-3 * f, "q=" + c[0] + " z=" + c[1] + " T=" + c[2] + " delta=" + delta);
+                assertTrue(fine.epsilonLower(e, delta) <= coarse);
+            }
+        }
+    }
+
+    @Test
     void trivialEventsAndParallelComposition() {
         assertEquals(0.0, PLD.epsilon(NoOpEvent.INSTANCE, 1e-5));
         assertEquals(0.0, PLD.delta(new PoissonSampledEvent(0.1, NoOpEvent.INSTANCE), 0.0));
