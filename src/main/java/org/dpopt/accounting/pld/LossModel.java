@@ -1,15 +1,17 @@
 package org.dpopt.accounting.pld;
 
 /**
- * The continuous part of the privacy-loss random variable L = ln(p(X)/q(X)) of an ordered pair of
- * distributions (P, Q), described by its tail functions under both P and Q. Implementations must
+ * The privacy-loss random variable L = ln(p(X)/q(X)) of an ordered pair of distributions (P, Q) with
+ * no mass at ±∞, described by its tail functions under both P and Q: the extension point for putting
+ * a new mechanism on the grid ({@link PrivacyLossDistributions#fromLossModel}). Tails must be exact
+ * closed forms of the mechanism (never estimated from data). Implementations must
  * compute each tail <em>directly</em> (not as one minus the other) so that tiny tails keep their
  * relative precision.
  *
  * <p>Under Q the same variable has Q(L ∈ I) = E_P[e^{−L}; L ∈ I] on every set of finite losses;
  * this is what connect-the-dots discretization needs.
  */
-interface LossModel {
+public interface LossModel {
 
     /** P(L &gt; l). */
     double upperP(double l);

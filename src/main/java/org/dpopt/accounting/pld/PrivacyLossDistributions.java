@@ -130,6 +130,16 @@ public final class PrivacyLossDistributions {
         Checks.inRange("h", h, 1e-9, 1);
     }
 
+    /**
+     * Puts the loss of any pair described by a {@link LossModel} on the grid (see the class comment);
+     * the model's tails must be monotone in l and computed accurately on both sides of the median.
+     */
+    public static PrivacyLossDistribution fromLossModel(LossModel model, double h, Rounding rounding) {
+        Checks.notNull("model", model);
+        check(Direction.REMOVE, h, rounding);
+        return discretize(model, h, rounding);
+    }
+
     /** Puts a continuous loss on the grid (see the class comment). */
     static PrivacyLossDistribution discretize(LossModel m, double h, Rounding rounding) {
         double lossLow = findLow(m);

@@ -201,6 +201,16 @@ class PrivacyLossDistributionTest {
     }
 
     @Test
+    void customLossModelsUseTheSameDiscretization() {
+        // a user-supplied model (here the Gaussian one) goes through the public extension point
+        LossModel g = LossModels.gaussian(1.5);
+        PrivacyLossDistribution viaModel = PrivacyLossDistributions.fromLossModel(g, H, Rounding.CONNECT_THE_DOTS);
+        PrivacyLossDistribution direct = PrivacyLossDistributions.gaussian(1.5, Direction.ADD, H, Rounding.CONNECT_THE_DOTS);
+        assertEquals(direct.delta(0.7), viaModel.delta(0.7), 0.0);
+        assertThrows(IllegalArgumentException.class, () -> PrivacyLossDistributions.fromLossModel(null, H, Rounding.CEIL));
+    }
+
+    @Test
     void refusesBadInput() {
         assertThrows(IllegalArgumentException.class, () -> PrivacyLossDistribution.fromPmf(0, 0, new double[] {1}, 0));
         assertThrows(IllegalArgumentException.class, () -> PrivacyLossDistribution.fromPmf(1e-3, 0, new double[] {}, 0));
