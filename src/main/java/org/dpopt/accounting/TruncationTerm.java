@@ -1,0 +1,76 @@
+package org.dpopt.accounting;
+
+import org.apache.commons.math3.distribution.BinomialDistribution;
+import org.dpopt.linalg.Checks;
+
+/**
+ * The truncation term of truncated Poisson sampling (paper D, Chua et al., NeurIPS 2024,
+ * arXiv:2411.04205, Thm 3.3; our derivation in {@code theory-notes/batch-samplers.md}).
+ *
+ * <p>With r_B = Pr[Bin(n, q) &gt; B] the chance that one Poisson batch overflows B, the truncated and
+ * untruncated ABLQ runs on the same dataset can be coupled to agree unless some batch overflows,
+ * which has probability η = 1 − (1 − r_B)^T ≤ T·r_B (batches are independent). Hence for every ε
+ *
+ * <pre>
+ *   δ_{𝒫_{b,B,T}}(ε) ≤ δ_{𝒫_{b,T}}(ε) + (1 + e^ε)·η.
+ * </pre>
+ */
+public final class TruncationTerm {
+    private TruncationTerm() {
+    }
+
+    /** r_B = Pr[Bin(n, q) &gt; B], summed term by term in log space (accurate far into the tail). */
+    public static double overflowProbability(long n, double q, long maxBatch) {
+        Checks.atLeastOne("n", n);
+        Checks.probability("q", q);
+        if (maxBatch < 0) {
+            throw Checks.fail("maxBatch", "non-negative", maxBatch);
+        }
+        if (maxBatch >= n) {
+            return 0;
+        }
+        if (n > Integer.MAX_VALUE) {
+            throw Checks.fail("n", "at most " + Integer.MAX_VALUE, n);
+        }
+        if (q == 1) {
+            return 1;
+        }
+        BinomialDistribution bin = new BinomialDistribution(null, (int) n, q);
+        double mean = n * q;
+        if (maxBatch + 1 >= mean) {
+            return tailSum(bin, maxBatch + 1, n, +1);
+        }
+        return Math.max(0, 1 - tailSum(bin, maxBatch, 0, -1));
+    }
+
+    /** Σ pmf(k) from {@code start} stepping by {@code dir} towards {@code end}, from the mode outwards. */
+    private static double tailSum(BinomialDistribution bin, long start, long end, int dir) {
+        double sum = 0;
+        for (long k = start; dir > 0 ? k <= end : k >= end; k += dir) {
+            double term = Math.exp(bin.logProbability((int) k));
+            sum += term;
+            if (term < 1e-18 * sum || (term == 0 && sum == 0 && Math.abs(k - start) > 10)) {
+                break;
+            }
+        }
+        return Math.min(1, sum);
+    }
+
+    /** η = 1 − (1 − r_B)^T, the probability that at least one of T independent batches overflows. */
+    public static double overflowProbabilityOverRun(long n, double q, long maxBatch, long steps) {
+        Checks.atLeastOne("steps", steps);
+        double r = overflowProbability(n, q, maxBatch);
+        if (r >= 1) {
+            return 1;
+        }
+        return -Math.expm1(steps * Math.log1p(-r));
+    }
+
+    /** The additive δ term (1 + e^ε)·η (may exceed 1, in which case the bound is vacuous). */
+    public static double deltaTerm(double epsilon, long n, double q, long maxBatch, long steps) {
+        if (!(epsilon >= 0)) {
+            throw Checks.fail("epsilon", "non-negative", epsilon);
+        }
+        return (1 + Math.exp(epsilon)) * overflowProbabilityOverRun(n, q, maxBatch, steps);
+    }
+}
