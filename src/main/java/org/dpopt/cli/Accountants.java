@@ -1,5 +1,6 @@
 package org.dpopt.cli;
 
+import org.dpopt.accounting.AblqAccountant;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.linalg.Checks;
@@ -17,8 +18,10 @@ final class Accountants {
         switch (n) {
             case "rdp":
                 return new RdpAccountant();
+            case "ablq":
+                return new AblqAccountant();
             default:
-                throw Checks.fail("--accountant", "one of [rdp]", n);
+                throw Checks.fail("--accountant", "one of [rdp, ablq]", n);
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AblqAccountant;
 import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NeighboringRelation;
@@ -94,12 +95,18 @@ public final class NoisySgd implements PrivateOptimizer {
 
     @Override
     public NeighboringRelation relation() {
-        return NeighboringRelation.ADD_OR_REMOVE_ONE;
+        return mode == Mode.PAPER ? NeighboringRelation.ADD_OR_REMOVE_ONE : sampler.relation();
     }
 
-    /** The accountant used for calibration and the report. */
+    /**
+     * The accountant used for calibration and the report: the configured one, else RDP for add/remove
+     * samplers (Poisson) and the sampler-aware {@link AblqAccountant} for zero-out samplers.
+     */
     public PrivacyAccountant accountant() {
-        return accountant;
+        if (accountant != null) {
+            return accountant;
+        }
+        return relation() == NeighboringRelation.ZERO_OUT ? new AblqAccountant() : new RdpAccountant();
     }
 
     /** Resolved run parameters: everything that depends only on public quantities. */
@@ -131,10 +138,11 @@ public final class NoisySgd implements PrivateOptimizer {
         if (!Double.isNaN(fixedNoiseMultiplier)) {
             return fixedNoiseMultiplier;
         }
-        if (s.relation() != accountant.relation()) {
-            throw Checks.fail("accountant relation", "the sampler's relation " + s.relation(), accountant.relation());
+        PrivacyAccountant acc = accountant();
+        if (s.relation() != acc.relation()) {
+            throw Checks.fail("accountant relation", "the sampler's relation " + s.relation(), acc.relation());
         }
-        return Calibration.noiseMultiplier(accountant, z -> s.privacyEvent(n, z), budget.epsilon(), budget.delta());
+        return Calibration.noiseMultiplier(acc, z -> s.privacyEvent(n, z), budget.epsilon(), budget.delta());
     }
 
     private Plan paperPlan(Problem problem, PrivacyBudget budget) {
@@ -248,7 +256,7 @@ public final class NoisySgd implements PrivateOptimizer {
         }
         DMatrixRMaj out = avg != null ? avg : w;
         DpEvent recorded = ledger.build();
-        PrivacyReport report = accountant.report(recorded, budget.delta());
+        PrivacyReport report = accountant().report(recorded, budget.delta());
         if (report.epsilon() > budget.epsilon() * (1 + 1e-9) && Double.isNaN(fixedNoiseMultiplier)) {
             throw new IllegalStateException("calibrated run spent epsilon " + report.epsilon()
                     + " above the budget " + budget.epsilon());
@@ -280,7 +288,7 @@ public final class NoisySgd implements PrivateOptimizer {
         private double learningRate = 1.0;
         private double l2 = 0;
         private double noiseMultiplier = Double.NaN;
-        private PrivacyAccountant accountant = new RdpAccountant();
+        private PrivacyAccountant accountant = null; // null: chosen by the sampler's relation
 
         private Builder() {
         }
@@ -333,7 +341,7 @@ public final class NoisySgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Accountant used for calibration and reporting (default RDP). */
+        /** Accountant used for calibration and reporting (default: RDP for Poisson, ABLQ for zero-out samplers). */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
             return this;
