@@ -198,40 +198,49 @@ public final class AblqAccountant implements PrivacyAccountant {
     }
 
     /**
-     * The smallest ε with δ_P(ε) + (1 + e^ε)η ≤ δ. As a function of α = e^ε the left side is convex
-     * (a hockey-stick curve is a supremum of affine functions of α, the term is linear), so the
-     * feasible set is an interval: locate its minimum by golden-section search, then bisect the
-     * decreasing branch. +∞ if no ε qualifies.
+     * The smallest ε with δ_P(ε) + (1 + e^ε)η ≤ δ. Fixed-point iteration ε ← ε_P(δ − (1 + e^ε)η) from
+     * ε = 0 increases monotonically towards the smallest solution (the map is increasing and does
+     * not exceed that solution); the result is then checked against the δ form and, if rounding
+     * left it short, found by bisection on the δ form. +∞ if no ε qualifies.
      */
     private double truncatedEpsilon(Truncated t, double delta) {
         DpEvent p = t.untruncated();
-        if (2 * t.eta() >= delta) {
+        double eta = t.eta();
+        if (2 * eta >= delta) {
             return Double.POSITIVE_INFINITY;
         }
         java.util.function.DoubleUnaryOperator g = eps -> Math.min(1, poisson.delta(p, eps)) + t.term(eps);
-        if (g.applyAsDouble(0) <= delta) {
-            return 0;
+        double eps = 0;
+        for (int it = 0; it < 200; it++) {
+            double rest = delta - (1 + Math.exp(eps)) * eta;
+            if (!(rest > 0)) {
+                return Double.POSITIVE_INFINITY;
+            }
+            double next = poisson.epsilon(p, rest);
+            if (!(next - eps > 1e-10 * Math.max(1, eps))) {
+                eps = Math.max(eps, next);
+                break;
+            }
+            eps = next;
         }
-        // the term alone exceeds δ beyond epsMax
-        double epsMax = Math.log(delta / t.eta() - 1);
-        double a = 0;
-        double b = epsMax;
-        double phi = (Math.sqrt(5) - 1) / 2;
-        for (int it = 0; it < 100 && b - a > 1e-9; it++) {
-            double x1 = b - phi * (b - a);
-            double x2 = a + phi * (b - a);
-            if (g.applyAsDouble(x1) <= g.applyAsDouble(x2)) {
-                b = x2;
-            } else {
-                a = x1;
+        if (!Double.isFinite(eps)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (g.applyAsDouble(eps) <= delta) {
+            return eps;
+        }
+        double hi = Math.max(eps, 1e-6);
+        for (int k = 0; k < 60 && g.applyAsDouble(hi) > delta; k++) {
+            hi *= 1.01;
+            if ((1 + Math.exp(hi)) * eta >= delta) {
+                return Double.POSITIVE_INFINITY;
             }
         }
-        double hi = 0.5 * (a + b);
         if (g.applyAsDouble(hi) > delta) {
             return Double.POSITIVE_INFINITY;
         }
-        double lo = 0;
-        for (int it = 0; it < 200 && hi - lo > 1e-10 * Math.max(1, hi); it++) {
+        double lo = eps;
+        for (int it = 0; it < 100 && hi - lo > 1e-10 * Math.max(1, hi); it++) {
             double mid = 0.5 * (lo + hi);
             if (g.applyAsDouble(mid) <= delta) {
                 hi = mid;
