@@ -1,0 +1,37 @@
+package org.dpopt.accounting.pld;
+
+/**
+ * The continuous part of the privacy-loss random variable L = ln(p(X)/q(X)) of an ordered pair of
+ * distributions (P, Q), described by its tail functions under both P and Q. Implementations must
+ * compute each tail <em>directly</em> (not as one minus the other) so that tiny tails keep their
+ * relative precision.
+ *
+ * <p>Under Q the same variable has Q(L ∈ I) = E_P[e^{−L}; L ∈ I] on every set of finite losses;
+ * this is what connect-the-dots discretization needs.
+ */
+interface LossModel {
+
+    /** P(L &gt; l). */
+    double upperP(double l);
+
+    /** P(L ≤ l). */
+    double lowerP(double l);
+
+    /** Q(L &gt; l). */
+    double upperQ(double l);
+
+    /** Q(L ≤ l). */
+    double lowerQ(double l);
+
+    /** A loss value near the middle of P's loss distribution (a starting point for tail searches). */
+    double center();
+
+    /** The infimum of the support of L under P (may be −∞). */
+    double supportLow();
+
+    /** The supremum of the support of L under P (may be +∞). */
+    double supportHigh();
+
+    /** A typical scale of L under P (used only to start tail searches). */
+    double scale();
+}
