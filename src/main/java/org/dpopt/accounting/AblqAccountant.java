@@ -1,9 +1,15 @@
 package org.dpopt.accounting;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleFunction;
+import org.dpopt.accounting.pld.Direction;
+import org.dpopt.accounting.pld.PrivacyLossDistribution;
+import org.dpopt.accounting.pld.PrivacyLossDistributions;
+import org.dpopt.accounting.pld.Rounding;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -19,7 +25,9 @@ import org.dpopt.linalg.Checks;
  *       mixture over permutations of deterministic runs, and mixing cannot increase the
  *       hockey-stick divergence); optimistic lower bound = {@link ShuffleLowerBound} over the
  *       ⌊k/S⌋ complete epochs. The report carries both; ε is the upper one.</li>
- *   <li>Poisson events: delegated to a Poisson accountant (RDP by default; upper bound).</li>
+ *   <li>{@code SelfComposed(PoissonSampled(q, Gaussian z), T)}: privacy-loss distributions of both
+ *       add/remove directions (connect-the-dots, h = 1e-3: upper; floor rounding: optimistic lower),
+ *       as in the paper's code; other Poisson events are delegated to an add/remove accountant.</li>
  *   <li>{@code SelfComposed(TruncatedPoisson(q, n, B, Gaussian z), T)}: the Poisson upper curve for
  *       T steps plus (1 + e^ε)(1 − (1 − r_B)^T) ({@link TruncationTerm}); no lower bound.</li>
  * </ul>
@@ -40,12 +48,27 @@ public final class AblqAccountant implements PrivacyAccountant {
         LOWER
     }
 
+    /** PLD grid spacing for Poisson upper bounds (paper D's code: 1e-3, connect-the-dots). */
+    public static final double PLD_DISCRETIZATION = 1e-3;
+    /** Finer grid for the optimistic (floor-rounded) Poisson lower bound, whose error grows like T·h. */
+    public static final double PLD_LOWER_DISCRETIZATION = 1e-4;
+
     private final NeighboringRelation relation;
     private final PrivacyAccountant poisson;
+    private final boolean usePld;
+    private final Map<PldKey, PrivacyLossDistribution[]> cache = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PldKey, PrivacyLossDistribution[]> e) {
+            return size() > 64;
+        }
+    };
 
-    /** Zero-out relation, RDP for Poisson events. */
+    private record PldKey(double q, double z, long count, Rounding rounding) {
+    }
+
+    /** Zero-out relation; PLD for T-fold Poisson-sampled Gaussians, RDP for other Poisson events. */
     public AblqAccountant() {
-        this(NeighboringRelation.ZERO_OUT, new RdpAccountant());
+        this(NeighboringRelation.ZERO_OUT, new RdpAccountant(), true);
     }
 
     /**
@@ -53,6 +76,18 @@ public final class AblqAccountant implements PrivacyAccountant {
      * @param poissonAccountant an add/remove accountant for Poisson events (upper bounds)
      */
     public AblqAccountant(NeighboringRelation relation, PrivacyAccountant poissonAccountant) {
+        this(relation, poissonAccountant, false);
+    }
+
+    /**
+     * @param relation ZERO_OUT (all samplers) or ADD_OR_REMOVE_ONE (Poisson only)
+     * @param poissonAccountant an add/remove accountant for Poisson events the PLD path does not take
+     * @param usePld account {@code SelfComposed(PoissonSampled(q, Gaussian(z)), T)} (also inside
+     *               truncated Poisson) by PLD (connect-the-dots, h = 1e-3, both directions) with an
+     *               optimistic floor-rounded lower bound
+     */
+    public AblqAccountant(NeighboringRelation relation, PrivacyAccountant poissonAccountant, boolean usePld) {
+        this.usePld = usePld;
         this.relation = Checks.notNull("relation", relation);
         if (relation == NeighboringRelation.REPLACE_ONE) {
             throw Checks.fail("relation", "ZERO_OUT or ADD_OR_REMOVE_ONE", relation);
@@ -179,9 +214,9 @@ public final class AblqAccountant implements PrivacyAccountant {
             return GaussianMechanism.delta(epsilon, f.upperZ());
         }
         if (c instanceof Truncated t) {
-            return Math.min(1, poisson.delta(t.untruncated(), epsilon) + t.term(epsilon));
+            return Math.min(1, poissonDelta(t.untruncated(), epsilon) + t.term(epsilon));
         }
-        return poisson.delta((DpEvent) c, epsilon);
+        return poissonDelta((DpEvent) c, epsilon);
     }
 
     @Override
@@ -194,7 +229,7 @@ public final class AblqAccountant implements PrivacyAccountant {
         if (c instanceof Truncated t) {
             return truncatedEpsilon(t, delta);
         }
-        return poisson.epsilon((DpEvent) c, delta);
+        return poissonEpsilon((DpEvent) c, delta);
     }
 
     /**
@@ -209,14 +244,14 @@ public final class AblqAccountant implements PrivacyAccountant {
         if (2 * eta >= delta) {
             return Double.POSITIVE_INFINITY;
         }
-        java.util.function.DoubleUnaryOperator g = eps -> Math.min(1, poisson.delta(p, eps)) + t.term(eps);
+        java.util.function.DoubleUnaryOperator g = eps -> Math.min(1, poissonDelta(p, eps)) + t.term(eps);
         double eps = 0;
         for (int it = 0; it < 200; it++) {
             double rest = delta - (1 + Math.exp(eps)) * eta;
             if (!(rest > 0)) {
                 return Double.POSITIVE_INFINITY;
             }
-            double next = poisson.epsilon(p, rest);
+            double next = poissonEpsilon(p, rest);
             if (!(next - eps > 1e-10 * Math.max(1, eps))) {
                 eps = Math.max(eps, next);
                 break;
@@ -251,6 +286,65 @@ public final class AblqAccountant implements PrivacyAccountant {
         return hi;
     }
 
+    /** (q, z, T) if the event is T Poisson-sampled Gaussians and the PLD path is on; else null. */
+    private double[] pldForm(DpEvent e) {
+        if (!usePld) {
+            return null;
+        }
+        DpEvent n = DpEvents.normalize(e);
+        DpEvent leaf = n instanceof SelfComposedEvent s ? s.event() : n;
+        long count = n instanceof SelfComposedEvent s ? s.count() : 1;
+        if (leaf instanceof PoissonSampledEvent p && p.event() instanceof GaussianEvent g) {
+            return new double[] {p.samplingProbability(), g.noiseMultiplier(), count};
+        }
+        return null;
+    }
+
+    /** Both directions' composed PLDs (memoized: calibration revisits the same z). */
+    private PrivacyLossDistribution[] plds(double[] f, Rounding rounding) {
+        PldKey key = new PldKey(f[0], f[1], (long) f[2], rounding);
+        synchronized (cache) {
+            PrivacyLossDistribution[] hit = cache.get(key);
+            if (hit != null) {
+                return hit;
+            }
+        }
+        double h = rounding.isPessimistic() ? PLD_DISCRETIZATION : PLD_LOWER_DISCRETIZATION;
+        PrivacyLossDistribution[] out = new PrivacyLossDistribution[2];
+        int k = 0;
+        for (Direction d : Direction.values()) {
+            out[k++] = PrivacyLossDistributions.poissonGaussian(f[0], f[1], d, h, rounding).selfCompose((long) f[2]);
+        }
+        synchronized (cache) {
+            cache.put(key, out);
+        }
+        return out;
+    }
+
+    private double poissonDelta(DpEvent e, double epsilon) {
+        double[] f = pldForm(e);
+        if (f == null) {
+            return poisson.delta(e, epsilon);
+        }
+        double d = 0;
+        for (PrivacyLossDistribution p : plds(f, Rounding.CONNECT_THE_DOTS)) {
+            d = Math.max(d, p.delta(epsilon));
+        }
+        return d;
+    }
+
+    private double poissonEpsilon(DpEvent e, double delta) {
+        double[] f = pldForm(e);
+        if (f == null) {
+            return poisson.epsilon(e, delta);
+        }
+        double eps = 0;
+        for (PrivacyLossDistribution p : plds(f, Rounding.CONNECT_THE_DOTS)) {
+            eps = Math.max(eps, p.epsilon(delta));
+        }
+        return eps;
+    }
+
     /**
      * An optimistic lower bound on δ(ε): exact for deterministic batches, the paper's max-statistic
      * bound for shuffled batches (complete epochs only), NaN where no lower bound is implemented
@@ -261,6 +355,13 @@ public final class AblqAccountant implements PrivacyAccountant {
             throw Checks.fail("epsilon", "non-negative", epsilon);
         }
         Object c = classify(event);
+        if (c instanceof DpEvent e && pldForm(e) != null) {
+            double d = 0;
+            for (PrivacyLossDistribution p : plds(pldForm(e), Rounding.FLOOR)) {
+                d = Math.max(d, p.delta(epsilon));
+            }
+            return d;
+        }
         if (!(c instanceof Fixed f)) {
             return Double.NaN;
         }
@@ -334,6 +435,10 @@ public final class AblqAccountant implements PrivacyAccountant {
             if (Double.isInfinite(eps)) {
                 notes.add("no epsilon: the truncation term alone reaches delta; raise the maximum batch size");
             }
+        } else if (pldForm((DpEvent) c) != null) {
+            lower = epsilonLower(event, delta);
+            notes.add("Poisson: PLD upper bound (connect-the-dots, h = " + PLD_DISCRETIZATION + ", both directions); "
+                    + "epsilon_lower from floor rounding (h = " + PLD_LOWER_DISCRETIZATION + ")");
         } else {
             PrivacyReport r = poisson.report((DpEvent) c, delta);
             lower = r.epsilonLower();

@@ -2,7 +2,7 @@ package org.dpopt.accounting;
 
 import org.apache.commons.math3.special.Erf;
 import org.dpopt.linalg.Checks;
-import org.jtransforms.fft.DoubleFFT_1D;
+import org.dpopt.accounting.pld.PrivacyLossDistribution;
 
 /**
  * Optimistic (lower) bounds on the privacy curve of ABLQ with shuffled batches, after paper D
@@ -108,21 +108,10 @@ public final class ShuffleLowerBound {
         double[] pmf = sliceLossPmf(sigma, stepsPerEpoch, epochs, discretization, logTruncationMass);
         int minIndex = (int) pmf[pmf.length - 1];
         int len = pmf.length - 1;
-        double[] composed = selfConvolve(pmf, len, e);
-        long base = (long) minIndex * e;
-        double h = discretization;
-        double delta = 0;
-        for (int k = composed.length - 1; k >= 0; k--) {
-            double loss = (base + k) * h;
-            if (loss <= epsilon) {
-                break;
-            }
-            double mass = composed[k];
-            if (mass > 0) {
-                delta += mass * -Math.expm1(epsilon - loss);
-            }
-        }
-        return Math.max(0, Math.min(1, delta));
+        double[] probs = java.util.Arrays.copyOf(pmf, len);
+        // optimistic (lower-bound) semantics: no mass at +∞, truncated tails dropped or moved down
+        PrivacyLossDistribution pld = PrivacyLossDistribution.fromPmf(discretization, minIndex, probs, 0, false);
+        return pld.selfCompose(e).delta(epsilon);
     }
 
     /**
@@ -180,40 +169,6 @@ public final class ShuffleLowerBound {
         }
         pmf[pmf.length - 1] = min;
         return pmf;
-    }
-
-    /** E-fold convolution of pmf[0..len) by FFT; round-off negatives are set to 0. */
-    private static double[] selfConvolve(double[] pmf, int len, int e) {
-        long outLen = (long) e * (len - 1) + 1;
-        int size = Integer.highestOneBit((int) Math.min(Integer.MAX_VALUE / 4, outLen)) << 1;
-        if (outLen > size) {
-            throw Checks.fail("composed privacy-loss grid", "at most " + size + " points", outLen);
-        }
-        double[] a = new double[2 * size];
-        for (int k = 0; k < len; k++) {
-            a[2 * k] = pmf[k];
-        }
-        DoubleFFT_1D fft = new DoubleFFT_1D(size);
-        fft.complexForward(a);
-        for (int k = 0; k < size; k++) {
-            double re = a[2 * k];
-            double im = a[2 * k + 1];
-            double pr = 1;
-            double pi = 0;
-            for (int r = 0; r < e; r++) {
-                double t = pr * re - pi * im;
-                pi = pr * im + pi * re;
-                pr = t;
-            }
-            a[2 * k] = pr;
-            a[2 * k + 1] = pi;
-        }
-        fft.complexInverse(a, true);
-        double[] out = new double[(int) outLen];
-        for (int k = 0; k < outLen; k++) {
-            out[k] = Math.max(0, a[2 * k]);
-        }
-        return out;
     }
 
     /** x with log Φ(x) = logP (bisection; accurate for tiny or near-1 probabilities). */

@@ -83,7 +83,7 @@ class AblqAccountantTest {
 
     @Test
     void truncatedPoissonAddsTheTruncationTermToThePoissonCurve() {
-        RdpAccountant rdp = new RdpAccountant();
+        AblqAccountant rdp = new AblqAccountant(NeighboringRelation.ZERO_OUT, new RdpAccountant(), true);
         long n = 1_000_000;
         double q = 1e-3;
         DpEvent poisson = new SelfComposedEvent(new PoissonSampledEvent(q, new GaussianEvent(1.0)), 1000);
@@ -107,9 +107,26 @@ class AblqAccountantTest {
     }
 
     @Test
-    void poissonEventsAreDelegatedToRdp() {
-        DpEvent p = new SelfComposedEvent(new PoissonSampledEvent(0.01, new GaussianEvent(4)), 10_000);
-        close(new RdpAccountant().epsilon(p, 1e-5), acc.epsilon(p, 1e-5), 1e-12);
+    void poissonByPldLandsInTheOracleBracketsBelowRdp() {
+        // ALGORITHMS.md §8.4 brackets, q = 0.01, σ = 1, T = 1000
+        DpEvent p = new SelfComposedEvent(new PoissonSampledEvent(0.01, new GaussianEvent(1)), 1000);
+        double[] eps = {0.5, 1, 2};
+        double[] lo = {2.9317e-2, 2.4667e-3, 2.4634e-6};
+        double[] hi = {3.1861e-2, 2.7659e-3, 2.8839e-6};
+        for (int k = 0; k < 3; k++) {
+            double d = acc.delta(p, eps[k]);
+            assertTrue(d >= lo[k] && d <= hi[k], eps[k] + ": " + d);
+            assertTrue(acc.deltaLower(p, eps[k]) <= d);
+        }
+        double e = acc.epsilon(p, 1e-5);
+        assertTrue(e >= 1.8181 && e <= 1.8383, "eps " + e);
+        assertTrue(new RdpAccountant().epsilon(p, 1e-5) >= e);
+        PrivacyReport r = acc.report(p, 1e-5);
+        assertTrue(r.epsilonLower() <= r.epsilon());
+        assertEquals("upper", r.bound());
+        // without PLD the Poisson event goes to the delegate
+        AblqAccountant viaRdp = new AblqAccountant(NeighboringRelation.ZERO_OUT, new RdpAccountant());
+        close(new RdpAccountant().epsilon(p, 1e-5), viaRdp.epsilon(p, 1e-5), 1e-12);
         AblqAccountant addRemove = new AblqAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE, new RdpAccountant());
         assertTrue(addRemove.unsupportedReason(p).isEmpty());
     }
