@@ -73,4 +73,31 @@ public final class TruncationTerm {
         }
         return (1 + Math.exp(epsilon)) * overflowProbabilityOverRun(n, q, maxBatch, steps);
     }
+
+    /**
+     * The smallest B ∈ [⌈qn⌉, n] whose term (1 + e^ε)·η is at most {@code share}·δ (binary search; η
+     * is non-increasing in B), so that the rest of δ is left for the Poisson curve.
+     */
+    public static int maxBatchFor(int n, double q, long steps, double epsilon, double delta, double share) {
+        Checks.atLeastOne("n", n);
+        Checks.probability("q", q);
+        Checks.atLeastOne("steps", steps);
+        Checks.delta("delta", delta);
+        Checks.openUnit("share", share);
+        if (!(epsilon >= 0) || Double.isInfinite(epsilon)) {
+            throw Checks.fail("epsilon", "finite and non-negative", epsilon);
+        }
+        double target = share * delta;
+        int lo = (int) Math.max(0, Math.ceil(q * n) - 1); // term(lo) > target (or lo below the mean)
+        int hi = n; // term(n) = 0
+        while (hi - lo > 1) {
+            int mid = lo + (hi - lo) / 2;
+            if (deltaTerm(epsilon, n, q, mid, steps) <= target) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
+    }
 }
