@@ -217,11 +217,13 @@ public final class NoisySgd implements PrivateOptimizer {
             int k = it.next(idx, weights);
             Vectors.zero(sum);
             int clippedHere = 0;
+            int real = 0;
             for (int a = 0; a < k; a++) {
                 int i = idx[a];
                 if (weights[a] == 0) {
-                    continue;
+                    continue; // padding slot (truncated Poisson): contributes nothing
                 }
+                real++;
                 if (gll != null) {
                     double g = gll.derivative(data.dot(i, w), data.label(i));
                     double norm = Math.abs(g) * data.rowNorm(i);
@@ -238,9 +240,9 @@ public final class NoisySgd implements PrivateOptimizer {
                     Vectors.axpy(weights[a], tmp, sum);
                 }
             }
-            evals += k;
-            if (k > 0) {
-                clippedFraction += (double) clippedHere / k;
+            evals += real;
+            if (real > 0) {
+                clippedFraction += (double) clippedHere / real;
             }
             noise.addTo(sum, sigma);
             ledger.record(stepEvent);
