@@ -64,6 +64,15 @@ public final class Samplers {
         return RECIPES.get("poisson");
     }
 
+    /** Truncated Poisson with an explicit maximum batch size B (T = ⌈E·n/b⌉, zero-out relation). */
+    public static Recipe truncatedPoisson(int maxBatchSize) {
+        Checks.atLeastOne("maxBatchSize", maxBatchSize);
+        return new ZeroOutRecipe((n, b, e) -> {
+            Checks.positive("epochs", e);
+            return new TruncatedPoissonSampler(b, maxBatchSize, Math.max(1, (long) Math.ceil(e * n / b)));
+        });
+    }
+
     /** Looks a recipe up by its CLI name. */
     public static Recipe byName(String name) {
         Recipe r = RECIPES.get(name);
