@@ -39,8 +39,8 @@ import org.dpopt.sampling.Samplers;
  * Poisson (upper, with B chosen so the truncation term is at most δ/10; n = 3.67e7 as in Criteo).
  * (b) DP-SGD (logistic regression) test accuracy on Adult for each sampler at its own σ, ε ∈ {1, 2,
  * 5}, δ = 1e-5, b = 176 (divides n = 26048), E = 5. Adult is read at run time from the directory in
- * the system property {@code dpopt.data} or the environment variable {@code DPOPT_DATA_DIR}, default
- * {@code ../shared/data}; part (b) is skipped with a note when the files are absent.
+ * the system property {@code dpopt.data}, the environment variable {@code DPOPT_DATA_DIR}, or
+ * {@code $DPOPT_SHARED/data}, default {@code ../shared/data}; part (b) is skipped with a note when the files are absent.
  */
 final class SamplersSuite implements BenchSuite {
 
@@ -107,7 +107,7 @@ final class SamplersSuite implements BenchSuite {
                 series.add(new Plots.Series(SIGMA_SERIES[j], xs, ys[j]));
             }
             Plots.line(out.resolve("samplers-sigma-E" + e + ".png"),
-                    "sigma for (eps=5, delta=2.7e-8), E=" + e + " epochs (shuffle: optimistic lower bounds)",
+                    "sigma(eps=5, delta=2.7e-8), E=" + e + "; shuffle = optimistic",
                     "steps per epoch S = n/b", "noise multiplier sigma", series, true, false);
             int last = grid.length - 1;
             summary.put("E" + e + "_S" + grid[last] + "_sigma_deterministic", ys[0][last]);
@@ -123,11 +123,14 @@ final class SamplersSuite implements BenchSuite {
         return new SelfComposedEvent(new AblqStepEvent(o, z, s), t);
     }
 
-    /** Data directory: -Ddpopt.data, else $DPOPT_DATA_DIR, else ../shared/data. */
+    /** Data directory: -Ddpopt.data, else $DPOPT_DATA_DIR, else $DPOPT_SHARED/data, else ../shared/data. */
     static Path dataDir() {
         String p = System.getProperty("dpopt.data");
         if (p == null) {
             p = System.getenv("DPOPT_DATA_DIR");
+        }
+        if (p == null && System.getenv("DPOPT_SHARED") != null) {
+            return Path.of(System.getenv("DPOPT_SHARED"), "data");
         }
         return Path.of(p != null ? p : "../shared/data");
     }
@@ -217,7 +220,6 @@ final class SamplersSuite implements BenchSuite {
         for (int c = 0; c < configs.length; c++) {
             series.add(new Plots.Series(configs[c].label(), epsilons, accs[c]));
         }
-        Plots.line(out.resolve("samplers-adult-accuracy.png"), "DP-SGD on Adult (b=" + b + ", E=" + epochs
-                + ", delta=1e-5): test accuracy at each sampler's own sigma", "epsilon", "test accuracy", series, false, false);
+        Plots.line(out.resolve("samplers-adult-accuracy.png"), "Adult, DP-SGD b=" + b + ", E=" + epochs + ", delta=1e-5", "epsilon", "test accuracy", series, false, false);
     }
 }
