@@ -159,7 +159,7 @@ public final class AblqAccountant implements PrivacyAccountant {
             return new Truncated(t, count);
         }
         if (contains(e)) {
-            throw new UnsupportedEventException(e, name(), "a sampler run composed with other releases is not "
+            throw new UnsupportedEventException(event, name(), "a sampler run composed with other releases is not "
                     + "supported; account each run on its own");
         }
         return e;

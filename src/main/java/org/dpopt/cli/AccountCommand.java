@@ -8,6 +8,7 @@ import org.dpopt.accounting.AblqAccountant;
 import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.GaussianEvent;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.PoissonSampledEvent;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyReport;
@@ -52,7 +53,9 @@ final class AccountCommand implements Callable<Integer> {
     @Option(names = "--dataset-size") Integer datasetSize;
     @Option(names = "--batch-size") Integer batchSize;
     @Option(names = "--max-batch-size") Integer maxBatchSize;
-    @Option(names = "--accountant", description = "rdp (default for poisson) | ablq (default otherwise)") String accountant;
+    @Option(names = "--accountant",
+            description = "pld (default for poisson) | rdp | ablq (sampler-aware; default for the other samplers)")
+    String accountant;
     @Option(names = "--bound", defaultValue = "upper",
             description = "upper (a guarantee) | lower (optimistic; ablq accountant only)") String bound;
     @Option(names = "--json") boolean json;
@@ -194,6 +197,12 @@ final class AccountCommand implements Callable<Integer> {
                 double z = Checks.positive("--noise-multiplier", req("--noise-multiplier", noiseMultiplier));
                 double e = Checks.nonNegative("--epsilon", req("--epsilon", epsilon));
                 out.put("delta", lower ? requireLower(ablq.deltaLower(fam.at(z), e)) : acc.delta(fam.at(z), e));
+                if (!lower && acc instanceof PldAccountant pld) {
+                    out.put("delta_lower", pld.deltaLower(fam.at(z), e));
+                }
+                if (!lower && ablq != null && !Double.isNaN(ablq.deltaLower(fam.at(z), e))) {
+                    out.put("delta_lower", ablq.deltaLower(fam.at(z), e));
+                }
                 out.put("epsilon", e);
                 out.put("noise_multiplier", z);
                 out.put("bound", lower ? "lower" : "upper");
@@ -206,7 +215,15 @@ final class AccountCommand implements Callable<Integer> {
                 double z = lower ? ablq.noiseMultiplier(fam::at, e, d, side, 1e-6)
                         : Calibration.noiseMultiplier(acc, fam::at, e, d, 1e-6);
                 out.put("noise_multiplier", z);
-                out.put("epsilon", lower ? ablq.epsilonLower(fam.at(z), d) : acc.epsilon(fam.at(z), d));
+                if (lower) {
+                    out.put("epsilon", ablq.epsilonLower(fam.at(z), d));
+                } else {
+                    PrivacyReport r = acc.report(fam.at(z), d);
+                    out.put("epsilon", r.epsilon());
+                    if (!Double.isNaN(r.epsilonLower())) {
+                        out.put("epsilon_lower", r.epsilonLower());
+                    }
+                }
                 out.put("target_epsilon", e);
                 out.put("delta", d);
                 out.put("bound", lower ? "lower" : "upper");

@@ -11,7 +11,7 @@ import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyLedger;
 import org.dpopt.accounting.PrivacyReport;
-import org.dpopt.accounting.RdpAccountant;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
@@ -65,6 +65,7 @@ public final class NoisySgd implements PrivateOptimizer {
     private final double l2;
     private final double fixedNoiseMultiplier; // NaN: calibrate
     private final PrivacyAccountant accountant;
+    private final boolean diagnostics;
 
     private NoisySgd(Builder b) {
         this.mode = b.mode;
@@ -76,6 +77,7 @@ public final class NoisySgd implements PrivateOptimizer {
         this.l2 = b.l2;
         this.fixedNoiseMultiplier = b.noiseMultiplier;
         this.accountant = b.accountant;
+        this.diagnostics = b.diagnostics;
     }
 
     /** A builder with the documented defaults. */
@@ -99,14 +101,14 @@ public final class NoisySgd implements PrivateOptimizer {
     }
 
     /**
-     * The accountant used for calibration and the report: the configured one, else RDP for add/remove
+     * The accountant used for calibration and the report: the configured one, else PLD for add/remove
      * samplers (Poisson) and the sampler-aware {@link AblqAccountant} for zero-out samplers.
      */
     public PrivacyAccountant accountant() {
         if (accountant != null) {
             return accountant;
         }
-        return relation() == NeighboringRelation.ZERO_OUT ? new AblqAccountant() : new RdpAccountant();
+        return relation() == NeighboringRelation.ZERO_OUT ? new AblqAccountant() : new PldAccountant();
     }
 
     /** Resolved run parameters: everything that depends only on public quantities. */
@@ -275,7 +277,9 @@ public final class NoisySgd implements PrivateOptimizer {
             params.put("sigma_on_mean", sigma / normalizer);
         }
         Map<String, Double> diag = new HashMap<>();
-        diag.put("train_loss", problem.empiricalRisk(out));
+        if (diagnostics) {
+            diag.put("train_loss", problem.empiricalRisk(out));
+        }
         diag.put("mean_clipped_fraction", clippedFraction / steps);
         return new OptimizationResult(out, report, recorded, steps, evals, params, diag);
     }
@@ -291,8 +295,15 @@ public final class NoisySgd implements PrivateOptimizer {
         private double l2 = 0;
         private double noiseMultiplier = Double.NaN;
         private PrivacyAccountant accountant = null; // null: chosen by the sampler's relation
+        private boolean diagnostics = true;
 
         private Builder() {
+        }
+
+        /** Whether to compute non-private diagnostics (training loss: one extra data pass). Default true. */
+        public Builder diagnostics(boolean on) {
+            this.diagnostics = on;
+            return this;
         }
 
         /** PRACTICAL (default) or PAPER. */
@@ -343,7 +354,10 @@ public final class NoisySgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Accountant used for calibration and reporting (default: RDP for Poisson, ABLQ for zero-out samplers). */
+        /**
+         * Accountant used for calibration and reporting (default: PLD, h = 1e-4, for add/remove samplers
+         * such as Poisson; the sampler-aware {@link AblqAccountant} for zero-out samplers).
+         */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
             return this;

@@ -3,15 +3,13 @@ package org.dpopt.accounting.pld;
 /**
  * Chernoff bounds on the tails of the T-fold sum of a discretized loss: for any λ &gt; 0,
  * μ^{*T}(S &gt; t) ≤ M(λ)^T e^{−λt} and μ^{*T}(S &lt; t) ≤ M(−λ)^T e^{λt}, with M(λ) = Σ p_k e^{λ l_k} (valid for
- * sub-probability measures too). M is bounded from above on blocks of consecutive grid points by the
- * block's largest (for λ &gt; 0) or smallest (for λ &lt; 0) loss, so the bounds stay valid while costing
- * O(#blocks) per λ.
+ * sub-probability measures too). M is evaluated exactly on the grid as a polynomial in e^{±λh} by a
+ * scaled Horner scheme (no overflow, no exponential per point). Any λ gives a valid bound; λ is
+ * searched on a coarse geometric grid and refined by golden-section search around the best point.
  */
 final class Chernoff {
     private Chernoff() {
     }
-
-    private static final int MAX_BLOCKS = 1024;
 
     /**
      * Grid window [kLo, kHi] outside which the T-fold sum has mass at most {@code half} per side.
@@ -19,55 +17,87 @@ final class Chernoff {
      * @return {kLo, kHi, 1 if the lower side was cut, 1 if the upper side was cut}
      */
     static long[] window(PrivacyLossDistribution pld, long count, double half) {
-        double[] p = pld.probabilities();
-        int n = p.length;
-        int c = Math.max(1, (n + MAX_BLOCKS - 1) / MAX_BLOCKS);
-        int nb = (n + c - 1) / c;
-        double[] logMass = new double[nb];
-        double[] maxLoss = new double[nb];
-        double[] minLoss = new double[nb];
-        int used = 0;
-        for (int b = 0; b < nb; b++) {
-            int from = b * c;
-            int to = Math.min(n, from + c);
-            double m = 0;
-            for (int k = from; k < to; k++) {
-                m += p[k];
-            }
-            if (m > 0) {
-                logMass[used] = Math.log(m);
-                minLoss[used] = pld.loss(from);
-                maxLoss[used] = pld.loss(to - 1);
-                used++;
-            }
+        double[] all = pld.probabilities();
+        // restrict to the support: the Horner sums are dominated by their end terms, which must be > 0
+        int first = 0;
+        while (first < all.length - 1 && !(all[first] > 0)) {
+            first++;
         }
-        double logHalf = Math.log(half);
-        double tHi = Double.POSITIVE_INFINITY;
-        double tLo = Double.NEGATIVE_INFINITY;
-        for (double lambda = 1e-6; lambda <= 1e7; lambda *= 1.4) {
-            double up = logSumExp(logMass, maxLoss, lambda, used);
-            double down = logSumExp(logMass, minLoss, -lambda, used);
-            tHi = Math.min(tHi, (count * up - logHalf) / lambda);
-            tLo = Math.max(tLo, (logHalf - count * down) / lambda);
+        int last = all.length - 1;
+        while (last > first && !(all[last] > 0)) {
+            last--;
         }
+        double[] p = java.util.Arrays.copyOfRange(all, first, last + 1);
         double h = pld.h();
-        long minK = pld.offset() * count;
-        long maxK = (pld.offset() + n - 1) * count;
+        double lowLoss = pld.loss(first);
+        double highLoss = pld.loss(last);
+        double logHalf = Math.log(half);
+        // upper tail: t(λ) = (T log M(λ) − log half)/λ, minimized
+        java.util.function.DoubleUnaryOperator upper = lam -> (count * logMgf(p, h, lowLoss, highLoss, lam) - logHalf) / lam;
+        // lower tail: t(λ) = (log half − T log M(−λ))/λ, maximized (minimize the negative)
+        java.util.function.DoubleUnaryOperator lower = lam -> -(logHalf - count * logMgf(p, h, lowLoss, highLoss, -lam)) / lam;
+        double tHi = minimize(upper);
+        double tLo = -minimize(lower);
+        long minK = (pld.offset() + first) * count;
+        long maxK = (pld.offset() + last) * count;
         long kHi = tHi / h >= maxK ? maxK : (long) Math.ceil(tHi / h);
         long kLo = tLo / h <= minK ? minK : (long) Math.floor(tLo / h);
         kHi = Math.max(kHi, kLo);
         return new long[] {kLo, kHi, kLo > minK ? 1 : 0, kHi < maxK ? 1 : 0};
     }
 
-    private static double logSumExp(double[] logMass, double[] loss, double lambda, int used) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (int b = 0; b < used; b++) {
-            max = Math.max(max, logMass[b] + lambda * loss[b]);
+    /** min over λ &gt; 0 of f(λ), searched in log λ ∈ [log 1e-6, log 1e7]; returns a value attained. */
+    private static double minimize(java.util.function.DoubleUnaryOperator f) {
+        double bestLog = 0;
+        double best = Double.POSITIVE_INFINITY;
+        double step = Math.log(2);
+        for (double u = Math.log(1e-6); u <= Math.log(1e7); u += step) {
+            double v = f.applyAsDouble(Math.exp(u));
+            if (v < best) {
+                best = v;
+                bestLog = u;
+            }
         }
-        double s = 0;
-        for (int b = 0; b < used; b++) {
-            s += Math.exp(logMass[b] + lambda * loss[b] - max);
+        double a = bestLog - step;
+        double b = bestLog + step;
+        double g = (Math.sqrt(5) - 1) / 2;
+        double c = b - g * (b - a);
+        double d = a + g * (b - a);
+        double fc = f.applyAsDouble(Math.exp(c));
+        double fd = f.applyAsDouble(Math.exp(d));
+        for (int it = 0; it < 12; it++) {
+            if (fc < fd) {
+                b = d;
+                d = c;
+                fd = fc;
+                c = b - g * (b - a);
+                fc = f.applyAsDouble(Math.exp(c));
+            } else {
+                a = c;
+                c = d;
+                fc = fd;
+                d = a + g * (b - a);
+                fd = f.applyAsDouble(Math.exp(d));
+            }
         }
-        return max + Math.log(s);
+        return Math.min(best, Math.min(fc, fd));
+    }
+
+    /** log Σ p_k e^{λ l_k}, l_k = lowLoss + k·h, by Horner in e^{−|λ|h} (scaled at the dominant end). */
+    static double logMgf(double[] p, double h, double lowLoss, double highLoss, double lambda) {
+        double r = Math.exp(-Math.abs(lambda) * h);
+        double acc = 0;
+        if (lambda > 0) {
+            // Σ p_k e^{λ(l_k − l_max)} = Σ p_k r^{n−1−k}: Horner from k = 0 upwards
+            for (double v : p) {
+                acc = acc * r + v;
+            }
+            return lambda * highLoss + Math.log(acc);
+        }
+        // Σ p_k e^{λ(l_k − l_min)} = Σ p_k r^{k}: Horner from the top down
+        for (int k = p.length - 1; k >= 0; k--) {
+            acc = acc * r + p[k];
+        }
+        return lambda * lowLoss + Math.log(acc);
     }
 }

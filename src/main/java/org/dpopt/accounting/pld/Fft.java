@@ -83,21 +83,20 @@ final class Fft {
         fft.realForward(x);
         x[0] = realPower(x[0], count);
         x[1] = realPower(x[1], count);
-        double t = count;
+        double halfT = 0.5 * count;
         for (int k = 2; k < n; k += 2) {
             double re = x[k];
             double im = x[k + 1];
             double r2 = re * re + im * im;
-            if (r2 == 0) {
-                continue;
-            }
-            double mag = Math.exp(0.5 * t * Math.log(r2));
-            if (mag == 0) {
+            // |z|^T underflows for most high frequencies of a wide distribution: skip the trigonometry
+            double logMag = r2 > 0 ? halfT * Math.log(r2) : Double.NEGATIVE_INFINITY;
+            if (logMag < -745) {
                 x[k] = 0;
                 x[k + 1] = 0;
                 continue;
             }
-            double ang = t * Math.atan2(im, re);
+            double mag = Math.exp(logMag);
+            double ang = count * Math.atan2(im, re);
             x[k] = mag * Math.cos(ang);
             x[k + 1] = mag * Math.sin(ang);
         }

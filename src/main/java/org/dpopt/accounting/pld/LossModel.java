@@ -34,4 +34,13 @@ interface LossModel {
 
     /** A typical scale of L under P (used only to start tail searches). */
     double scale();
+
+    /**
+     * P- and Q-tails at l in one call (implementations may share work): {@code out[0]} = P(L &gt; l) if
+     * {@code upperP} else P(L ≤ l); {@code out[1]} likewise for Q.
+     */
+    default void tails(double l, boolean upperP, boolean upperQ, double[] out) {
+        out[0] = upperP ? upperP(l) : lowerP(l);
+        out[1] = upperQ ? upperQ(l) : lowerQ(l);
+    }
 }

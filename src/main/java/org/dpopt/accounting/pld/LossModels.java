@@ -183,6 +183,18 @@ final class LossModels {
             }
 
             @Override
+            public void tails(double l, boolean upP, boolean upQ, double[] out) {
+                double x = inverse(remove ? l : -l);
+                if (remove) {
+                    out[0] = upP ? mixUpper(x) : mixLower(x);
+                    out[1] = upQ ? NormalTail.upper(x / z) : NormalTail.lower(x / z);
+                } else {
+                    out[0] = upP ? NormalTail.lower(x / z) : NormalTail.upper(x / z);
+                    out[1] = upQ ? mixLower(x) : mixUpper(x);
+                }
+            }
+
+            @Override
             public double center() {
                 double m = q * q / (2 * z2);
                 return remove ? m : -m;

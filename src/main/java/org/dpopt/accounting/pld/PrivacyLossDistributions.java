@@ -144,36 +144,29 @@ public final class PrivacyLossDistributions {
         double[] probs = new double[n];
         double cP = m.center();
         double cQ = -m.center();
-        boolean ctd = rounding == Rounding.CONNECT_THE_DOTS;
         double denom = -Math.expm1(-h);
-        // values at the left end of the current interval, on the side used for it
-        double l0 = kLo * h;
-        boolean sideP = l0 >= cP;
-        double vP = sideP ? m.upperP(l0) : m.lowerP(l0);
-        boolean sideQ = l0 >= cQ;
-        double vQ = ctd ? (sideQ ? m.upperQ(l0) : m.lowerQ(l0)) : 0;
+        // tails at the left end of the current interval, on the sides used for it
+        double[] leftVals = new double[2];
+        double[] rightVals = new double[2];
+        boolean sideP = kLo * h >= cP;
+        boolean sideQ = kLo * h >= cQ;
+        m.tails(kLo * h, sideP, sideQ, leftVals);
         for (int i = 0; i < n - 1; i++) {
             double left = (kLo + i) * h;
             double right = (kLo + i + 1) * h;
             boolean sP = left >= cP;
-            if (sP != sideP) {
+            boolean sQ = left >= cQ;
+            if (sP != sideP || sQ != sideQ) {
                 sideP = sP;
-                vP = sP ? m.upperP(left) : m.lowerP(left);
+                sideQ = sQ;
+                m.tails(left, sP, sQ, leftVals);
             }
-            double wP = sP ? m.upperP(right) : m.lowerP(right);
-            double massP = sP ? vP - wP : wP - vP;
-            vP = wP;
-            double massQ = 0;
-            if (ctd) {
-                boolean sQ = left >= cQ;
-                if (sQ != sideQ) {
-                    sideQ = sQ;
-                    vQ = sQ ? m.upperQ(left) : m.lowerQ(left);
-                }
-                double wQ = sQ ? m.upperQ(right) : m.lowerQ(right);
-                massQ = Math.max(0, sQ ? vQ - wQ : wQ - vQ);
-                vQ = wQ;
-            }
+            m.tails(right, sP, sQ, rightVals);
+            double massP = sP ? leftVals[0] - rightVals[0] : rightVals[0] - leftVals[0];
+            double massQ = Math.max(0, sQ ? leftVals[1] - rightVals[1] : rightVals[1] - leftVals[1]);
+            double[] swap = leftVals;
+            leftVals = rightVals;
+            rightVals = swap;
             if (!(massP > 0)) {
                 continue;
             }
