@@ -72,7 +72,7 @@ final class SamplersSuite implements BenchSuite {
             throws Exception {
         AblqAccountant acc = new AblqAccountant();
         long[] grid = quick ? new long[] {10, 100, 1000} : new long[] {10, 32, 100, 316, 1000, 3162, 10000};
-        double tol = quick ? 1e-3 : 1e-4;
+        double tol = quick ? 1e-3 : 1e-5;
         StringBuilder csv = new StringBuilder("epochs,steps_per_epoch,batch_size_at_n_3.67e7,max_batch_size,"
                 + "sigma_deterministic,sigma_persistent_lower,sigma_dynamic_lower,sigma_poisson_upper,"
                 + "sigma_poisson_lower,sigma_truncated_poisson_upper\n");
