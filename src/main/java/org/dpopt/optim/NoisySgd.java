@@ -43,8 +43,11 @@ import org.ejml.data.DMatrixRMaj;
  * calibrated by our accountant rather than the paper's non-explicit constant; see
  * {@code theory-notes/noisy-sgd.md}.
  *
- * <p>Privacy: add/remove-one; the statement {@link #privacyEvent} is the sampler's event at the
- * calibrated z; the run's ledger records one step event per noisy release.
+ * <p>Privacy: the sampler's relation (add/remove-one for Poisson; zero-out for the fixed-size and
+ * truncated samplers of {@link org.dpopt.sampling.Samplers}, accounted by {@link AblqAccountant});
+ * the statement {@link #privacyEvent} is the sampler's event at the calibrated z; the run's ledger
+ * records the sampler's step event once per noisy release (this is ABLQ, see
+ * {@code org.dpopt.sampling}).
  */
 public final class NoisySgd implements PrivateOptimizer {
 
