@@ -18,8 +18,8 @@ import org.dpopt.linalg.Checks;
  * Approximate-DP events with δ &gt; 0 and Poisson sampling under replace-one are unsupported (see
  * {@link #unsupportedReason}).
  *
- * <p>Conversion to (ε, δ): the improved bound of Balle et al. 2020 (arXiv:2004.00010, Prop. 12) /
- * Canonne–Kamath–Steinke 2020, {@code ε = r(α) + log(1 − 1/α) − (log δ + log α)/(α − 1)}, minimized
+ * <p>Conversion to (ε, δ): the improved bound of Balle et al. 2020 (arXiv:1905.09982) /
+ * Canonne–Kamath–Steinke 2020 (arXiv:2004.00010), {@code ε = r(α) + log(1 − 1/α) − (log δ + log α)/(α − 1)}, minimized
  * over the order grid; or the classic {@code r(α) + log(1/δ)/(α − 1)} (Abadi et al.'s moments
  * accountant). Reports note when the optimal order sits at an edge of the grid.
  */

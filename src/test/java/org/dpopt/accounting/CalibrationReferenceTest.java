@@ -56,8 +56,23 @@ class CalibrationReferenceTest {
     }
 
     @Test
+    void stepsAndSamplingRateAreThePrivacySafeEnd() {
+        PldAccountant pld = new PldAccountant();
+        long t = Calibration.steps(pld, n -> sgd(0.01, 1.0, n), 1.0, 1e-5, 100_000);
+        assertTrue(pld.epsilon(sgd(0.01, 1.0, t), 1e-5) <= 1.0);
+        assertTrue(pld.epsilon(sgd(0.01, 1.0, t + 1), 1e-5) > 1.0);
+        double q = Calibration.samplingRate(pld, r -> sgd(r, 1.0, 1000), 1.0, 1e-5);
+        assertTrue(pld.epsilon(sgd(q, 1.0, 1000), 1e-5) <= 1.0);
+        assertTrue(pld.epsilon(sgd(q * 1.001, 1.0, 1000), 1e-5) > 1.0);
+    }
+
+    @Test
     void unreachableBudgetIsRefused() {
         PldAccountant pld = new PldAccountant();
+        // a fixed (1, 0.1)-DP part can never meet δ = 1e-3, however much Gaussian noise is added
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Calibration.noiseMultiplier(pld,
+                z -> ComposedEvent.of(new GaussianEvent(z), new EpsilonDeltaEvent(1, 0.1)), 5, 1e-3));
+        assertTrue(e.getMessage().contains("must be reachable"), e.getMessage());
         // a single (1, 0.1)-DP release can never reach δ = 1e-3 at any ε: no step count works
         assertThrows(IllegalArgumentException.class,
                 () -> Calibration.steps(pld, n -> new SelfComposedEvent(new EpsilonDeltaEvent(1, 0.1), n), 5, 1e-3, 100));

@@ -84,12 +84,18 @@ final class Fft {
         x[0] = realPower(x[0], count);
         x[1] = realPower(x[1], count);
         double halfT = 0.5 * count;
+        // |z|^T underflows (below e^{-745}) for most high frequencies of a wide distribution
+        double r2Min = Math.exp(-1490.0 / count);
         for (int k = 2; k < n; k += 2) {
             double re = x[k];
             double im = x[k + 1];
             double r2 = re * re + im * im;
-            // |z|^T underflows for most high frequencies of a wide distribution: skip the trigonometry
-            double logMag = r2 > 0 ? halfT * Math.log(r2) : Double.NEGATIVE_INFINITY;
+            if (r2 < r2Min) {
+                x[k] = 0;
+                x[k + 1] = 0;
+                continue;
+            }
+            double logMag = halfT * Math.log(r2);
             if (logMag < -745) {
                 x[k] = 0;
                 x[k + 1] = 0;
