@@ -1,15 +1,9 @@
 package org.dpopt.accounting;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleFunction;
-import org.dpopt.accounting.pld.Direction;
-import org.dpopt.accounting.pld.PrivacyLossDistribution;
-import org.dpopt.accounting.pld.PrivacyLossDistributions;
-import org.dpopt.accounting.pld.Rounding;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -56,15 +50,7 @@ public final class AblqAccountant implements PrivacyAccountant {
     private final NeighboringRelation relation;
     private final PrivacyAccountant poisson;
     private final boolean usePld;
-    private final Map<PldKey, PrivacyLossDistribution[]> cache = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<PldKey, PrivacyLossDistribution[]> e) {
-            return size() > 64;
-        }
-    };
-
-    private record PldKey(double q, double z, long count, Rounding rounding) {
-    }
+    private final PoissonPldCurves curves = new PoissonPldCurves(PLD_DISCRETIZATION, PLD_LOWER_DISCRETIZATION);
 
     /** Zero-out relation; PLD for T-fold Poisson-sampled Gaussians, RDP for other Poisson events. */
     public AblqAccountant() {
@@ -232,58 +218,10 @@ public final class AblqAccountant implements PrivacyAccountant {
         return poissonEpsilon((DpEvent) c, delta);
     }
 
-    /**
-     * The smallest ε with δ_P(ε) + (1 + e^ε)η ≤ δ. Fixed-point iteration ε ← ε_P(δ − (1 + e^ε)η) from
-     * ε = 0 increases monotonically towards the smallest solution (the map is increasing and does
-     * not exceed that solution); the result is then checked against the δ form and, if rounding
-     * left it short, found by bisection on the δ form. +∞ if no ε qualifies.
-     */
+    /** The smallest ε with δ_P(ε) + (1 + e^ε)η ≤ δ ({@link TruncationTerm#smallestEpsilon}). */
     private double truncatedEpsilon(Truncated t, double delta) {
         DpEvent p = t.untruncated();
-        double eta = t.eta();
-        if (2 * eta >= delta) {
-            return Double.POSITIVE_INFINITY;
-        }
-        java.util.function.DoubleUnaryOperator g = eps -> Math.min(1, poissonDelta(p, eps)) + t.term(eps);
-        double eps = 0;
-        for (int it = 0; it < 200; it++) {
-            double rest = delta - (1 + Math.exp(eps)) * eta;
-            if (!(rest > 0)) {
-                return Double.POSITIVE_INFINITY;
-            }
-            double next = poissonEpsilon(p, rest);
-            if (!(next - eps > 1e-10 * Math.max(1, eps))) {
-                eps = Math.max(eps, next);
-                break;
-            }
-            eps = next;
-        }
-        if (!Double.isFinite(eps)) {
-            return Double.POSITIVE_INFINITY;
-        }
-        if (g.applyAsDouble(eps) <= delta) {
-            return eps;
-        }
-        double hi = Math.max(eps, 1e-6);
-        for (int k = 0; k < 60 && g.applyAsDouble(hi) > delta; k++) {
-            hi *= 1.01;
-            if ((1 + Math.exp(hi)) * eta >= delta) {
-                return Double.POSITIVE_INFINITY;
-            }
-        }
-        if (g.applyAsDouble(hi) > delta) {
-            return Double.POSITIVE_INFINITY;
-        }
-        double lo = eps;
-        for (int it = 0; it < 100 && hi - lo > 1e-10 * Math.max(1, hi); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (g.applyAsDouble(mid) <= delta) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        return hi;
+        return TruncationTerm.smallestEpsilon(eps -> poissonDelta(p, eps), d -> poissonEpsilon(p, d), t.eta(), delta);
     }
 
     /** (q, z, T) if the event is T Poisson-sampled Gaussians and the PLD path is on; else null. */
@@ -300,37 +238,12 @@ public final class AblqAccountant implements PrivacyAccountant {
         return null;
     }
 
-    /** Both directions' composed PLDs (memoized: calibration revisits the same z). */
-    private PrivacyLossDistribution[] plds(double[] f, Rounding rounding) {
-        PldKey key = new PldKey(f[0], f[1], (long) f[2], rounding);
-        synchronized (cache) {
-            PrivacyLossDistribution[] hit = cache.get(key);
-            if (hit != null) {
-                return hit;
-            }
-        }
-        double h = rounding.isPessimistic() ? PLD_DISCRETIZATION : PLD_LOWER_DISCRETIZATION;
-        PrivacyLossDistribution[] out = new PrivacyLossDistribution[2];
-        int k = 0;
-        for (Direction d : Direction.values()) {
-            out[k++] = PrivacyLossDistributions.poissonGaussian(f[0], f[1], d, h, rounding).selfCompose((long) f[2]);
-        }
-        synchronized (cache) {
-            cache.put(key, out);
-        }
-        return out;
-    }
-
     private double poissonDelta(DpEvent e, double epsilon) {
         double[] f = pldForm(e);
         if (f == null) {
             return poisson.delta(e, epsilon);
         }
-        double d = 0;
-        for (PrivacyLossDistribution p : plds(f, Rounding.CONNECT_THE_DOTS)) {
-            d = Math.max(d, p.delta(epsilon));
-        }
-        return d;
+        return curves.delta(f[0], f[1], (long) f[2], epsilon, true);
     }
 
     private double poissonEpsilon(DpEvent e, double delta) {
@@ -338,11 +251,7 @@ public final class AblqAccountant implements PrivacyAccountant {
         if (f == null) {
             return poisson.epsilon(e, delta);
         }
-        double eps = 0;
-        for (PrivacyLossDistribution p : plds(f, Rounding.CONNECT_THE_DOTS)) {
-            eps = Math.max(eps, p.epsilon(delta));
-        }
-        return eps;
+        return curves.epsilon(f[0], f[1], (long) f[2], delta);
     }
 
     /**
@@ -356,11 +265,8 @@ public final class AblqAccountant implements PrivacyAccountant {
         }
         Object c = classify(event);
         if (c instanceof DpEvent e && pldForm(e) != null) {
-            double d = 0;
-            for (PrivacyLossDistribution p : plds(pldForm(e), Rounding.FLOOR)) {
-                d = Math.max(d, p.delta(epsilon));
-            }
-            return d;
+            double[] f = pldForm(e);
+            return curves.delta(f[0], f[1], (long) f[2], epsilon, false);
         }
         if (!(c instanceof Fixed f)) {
             return Double.NaN;

@@ -1,5 +1,6 @@
 package org.dpopt.accounting;
 
+import java.util.function.DoubleUnaryOperator;
 import org.apache.commons.math3.distribution.BinomialDistribution;
 import org.dpopt.linalg.Checks;
 
@@ -93,6 +94,65 @@ public final class TruncationTerm {
         while (hi - lo > 1) {
             int mid = lo + (hi - lo) / 2;
             if (deltaTerm(epsilon, n, q, mid, steps) <= target) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
+    }
+
+    /**
+     * The smallest ε with δ_P(ε) + (1 + e^ε)η ≤ δ. Fixed-point iteration ε ← ε_P(δ − (1 + e^ε)η) from
+     * ε = 0 increases monotonically towards the smallest solution (the map is increasing and does
+     * not exceed that solution); the result is then checked against the δ form and, if rounding
+     * left it short, found by bisection on the δ form. +∞ if no ε qualifies.
+     *
+     * @param poissonDelta ε ↦ an upper bound on the untruncated curve δ_P(ε)
+     * @param poissonEpsilon δ ↦ the matching ε_P(δ)
+     * @param eta the overflow probability η of the whole run
+     */
+    public static double smallestEpsilon(DoubleUnaryOperator poissonDelta, DoubleUnaryOperator poissonEpsilon,
+            double eta, double delta) {
+        Checks.delta("delta", delta);
+        Checks.inRange("eta", eta, 0, 1);
+        if (2 * eta >= delta) {
+            return Double.POSITIVE_INFINITY;
+        }
+        DoubleUnaryOperator g = eps -> Math.min(1, poissonDelta.applyAsDouble(eps)) + (1 + Math.exp(eps)) * eta;
+        double eps = 0;
+        for (int it = 0; it < 200; it++) {
+            double rest = delta - (1 + Math.exp(eps)) * eta;
+            if (!(rest > 0)) {
+                return Double.POSITIVE_INFINITY;
+            }
+            double next = poissonEpsilon.applyAsDouble(rest);
+            if (!(next - eps > 1e-10 * Math.max(1, eps))) {
+                eps = Math.max(eps, next);
+                break;
+            }
+            eps = next;
+        }
+        if (!Double.isFinite(eps)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (g.applyAsDouble(eps) <= delta) {
+            return eps;
+        }
+        double hi = Math.max(eps, 1e-6);
+        for (int k = 0; k < 60 && g.applyAsDouble(hi) > delta; k++) {
+            hi *= 1.01;
+            if ((1 + Math.exp(hi)) * eta >= delta) {
+                return Double.POSITIVE_INFINITY;
+            }
+        }
+        if (g.applyAsDouble(hi) > delta) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double lo = eps;
+        for (int it = 0; it < 100 && hi - lo > 1e-10 * Math.max(1, hi); it++) {
+            double mid = 0.5 * (lo + hi);
+            if (g.applyAsDouble(mid) <= delta) {
                 hi = mid;
             } else {
                 lo = mid;

@@ -48,6 +48,32 @@ class TruncationTermTest {
     }
 
     @Test
+    void smallestEpsilonSolvesTheTruncatedCurveExactly() {
+        // Gaussian stand-in for the Poisson curve (z = 1): the answer must satisfy the δ form and be minimal
+        java.util.function.DoubleUnaryOperator dp = e -> GaussianMechanism.delta(e, 1.0);
+        java.util.function.DoubleUnaryOperator ep = d -> GaussianMechanism.epsilon(d, 1.0);
+        close(GaussianMechanism.epsilon(1e-5, 1.0), TruncationTerm.smallestEpsilon(dp, ep, 0, 1e-5), 1e-9);
+        double eta = 1e-8; // term (1 + e^4.4)·1e-8 ≈ 8e-7: a real but non-vacuous cost
+        double e = TruncationTerm.smallestEpsilon(dp, ep, eta, 1e-5);
+        assertTrue(GaussianMechanism.delta(e, 1.0) + (1 + Math.exp(e)) * eta <= 1e-5 * (1 + 1e-12));
+        assertTrue(GaussianMechanism.delta(e * (1 - 1e-6), 1.0) + (1 + Math.exp(e * (1 - 1e-6))) * eta > 1e-5);
+        assertTrue(e > GaussianMechanism.epsilon(1e-5, 1.0));
+        assertEquals(Double.POSITIVE_INFINITY, TruncationTerm.smallestEpsilon(dp, ep, 5e-6, 1e-5));
+        // the term reaches δ before the Gaussian curve drops below the rest: no ε
+        assertEquals(Double.POSITIVE_INFINITY, TruncationTerm.smallestEpsilon(dp, ep, 1e-7, 1e-5));
+        assertThrows(IllegalArgumentException.class, () -> TruncationTerm.smallestEpsilon(dp, ep, -1, 1e-5));
+        assertThrows(IllegalArgumentException.class, () -> TruncationTerm.smallestEpsilon(dp, ep, 0, 0));
+    }
+
+    @Test
+    void maxBatchForLeavesTheRequestedShareOfDelta() {
+        int bigB = TruncationTerm.maxBatchFor(1_000_000, 1e-3, 1000, 5, 1e-6, 0.1);
+        assertTrue(TruncationTerm.deltaTerm(5, 1_000_000, 1e-3, bigB, 1000) <= 1e-7);
+        assertTrue(TruncationTerm.deltaTerm(5, 1_000_000, 1e-3, bigB - 1, 1000) > 1e-7);
+        assertThrows(IllegalArgumentException.class, () -> TruncationTerm.maxBatchFor(100, 0.1, 10, 1, 1e-5, 1));
+    }
+
+    @Test
     void refusesBadArguments() {
         assertThrows(IllegalArgumentException.class, () -> TruncationTerm.overflowProbability(0, 0.5, 1));
         assertThrows(IllegalArgumentException.class, () -> TruncationTerm.overflowProbability(10, 0, 1));
