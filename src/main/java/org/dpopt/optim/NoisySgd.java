@@ -287,6 +287,31 @@ public final class NoisySgd implements PrivateOptimizer {
         return new OptimizationResult(out, report, recorded, steps, evals, params, diag);
     }
 
+    /** A builder initialised with this optimizer's settings (for sweeps and calibration). */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.mode = mode;
+        b.sampler = sampler;
+        b.batchSize = batchSize;
+        b.epochs = epochs;
+        b.clipNorm = clipNorm;
+        b.learningRate = learningRate;
+        b.l2 = l2;
+        b.noiseMultiplier = fixedNoiseMultiplier;
+        b.accountant = accountant;
+        b.diagnostics = diagnostics;
+        return b;
+    }
+
+    /**
+     * A copy whose noise multiplier is fixed at the value this optimizer would calibrate for the
+     * problem's public size and the budget: calibrate once, then run many seeds. The copy's runs
+     * spend exactly what a calibrating run would (same event), and their reports certify it.
+     */
+    public NoisySgd calibratedFor(Problem problem, PrivacyBudget budget) {
+        return toBuilder().noiseMultiplier(plan(problem, budget).z()).build();
+    }
+
     /** Builder; every setter validates. */
     public static final class Builder {
         private Mode mode = Mode.PRACTICAL;
