@@ -145,7 +145,8 @@ class PhasedSgdTest {
                     assertTrue(calls >= 2 * r.gradientEvaluations());
                 }
                 if (constrained) {
-                    assertTrue(ConvexSets.l2Ball(2).contains(r.solution(), 1e9) && Vectors.norm2(r.solution()) < 10);
+                    // the last phase's average is in W; only its noise (σ_k tiny) can leave it
+                    assertTrue(Vectors.norm2(r.solution()) <= 2 + 10 * r.parameters().get("sigma_last") * Math.sqrt(8));
                 }
             }
         }

@@ -89,7 +89,7 @@ class SmoothingValidationTest {
                 java.util.Arrays.copyOf(fixed, kf)));
         Plots.line(OUT.resolve("excess_vs_n.png"), "Phased-SGD + bisection, hinge, eps=2, delta=1e-6", "n",
                 "excess population risk", series, true, true);
-        // statistical regime: n ≥ 16000 (the private term √(d ln(1/δ))/(εn) is below 1/(12√n) there).
+        // statistical regime: n ≥ 16000 (the private term √(d ln(1/δ))/(εn) is below 1/20 of 1/√n there).
         // Per-point relative standard error ≈ 0.1 (20 seeds) ⇒ slope standard error ≈ 0.1/√9.6 ≈ 0.03, so the
         // ±0.15 tolerance is ≈ 4.6σ (false failure < 1e−5 if the true exponent is −1/2).
         double slope = PhasedSgdExcessRiskTest.slope(logs(java.util.Arrays.copyOfRange(x, 2, 6)),
