@@ -47,7 +47,7 @@ import org.ejml.data.DMatrixRMaj;
  * configuration refused.
  *
  * <p>Constrained (W with finite diameter D: Bassily–Guzmán–Menart Thm 6) or unconstrained (W = ℝ^d,
- * no projection, D = a declared bound on ‖w*‖, r = a declared rank bound defaulting to d: the
+ * no projection, D = a declared bound on ‖w*‖ (default √d), r = a declared rank bound defaulting to d: the
  * Theorem 7 variant; privacy is the same argument without projection — see
  * {@code theory-notes/phased-sgd.md §4}).
  *
@@ -109,7 +109,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         return new Builder();
     }
 
-    /** Theorem defaults: AUTO oracle, calibrated noise, comparator radius 1 when unconstrained. */
+    /** Theorem defaults: AUTO oracle, calibrated noise, comparator radius √d when unconstrained. */
     public static PhasedSgd defaults() {
         return builder().build();
     }
@@ -176,7 +176,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         double diam;
         if (domain == ConvexSets.unconstrained()) {
             constrained = false;
-            diam = comparatorRadius;
+            diam = Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius;
         } else {
             constrained = true;
             diam = domain instanceof ConvexSets.Box b ? b.diameter(d) : domain.diameter();
@@ -382,7 +382,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         private OracleChoice oracle = OracleChoice.AUTO;
         private Noise noise = Noise.CALIBRATED;
         private double baseStepSize = Double.NaN;
-        private double comparatorRadius = 1.0;
+        private double comparatorRadius = Double.NaN;
         private int rankBound = 0;
         private double bisectionAccuracy = Double.NaN;
         private boolean shuffle = true;
@@ -409,7 +409,10 @@ public final class PhasedSgd implements PrivateOptimizer {
             return this;
         }
 
-        /** D for the unconstrained variant: a public bound on ‖w*‖ (default 1). */
+        /**
+         * D for the unconstrained variant: a public bound on ‖w*‖ (default √d, the norm of a weight vector with
+         * O(1) entries, which gives O(1) margins on rows of norm ≤ 1 — a data-independent scale heuristic).
+         */
         public Builder comparatorRadius(double radius) {
             this.comparatorRadius = Checks.positive("comparatorRadius", Checks.finite("comparatorRadius", radius));
             return this;

@@ -242,5 +242,7 @@ class PhasedSgdTest {
         assertEquals(3 * Math.min(4 / 64.0, 1 / Math.sqrt(2 * li)), low.eta(), 1e-15);
         // same noise multiplier: privacy does not depend on the rank bound or D
         assertEquals(full.noiseMultiplier(), low.noiseMultiplier(), 0.0);
+        // default D = √d when unconstrained
+        assertEquals(Math.sqrt(50), PhasedSgd.defaults().plan(p, b).diameter(), 1e-15);
     }
 }

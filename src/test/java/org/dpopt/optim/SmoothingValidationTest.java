@@ -190,11 +190,13 @@ class SmoothingValidationTest {
             for (double eps : new double[] {1, 4}) {
                 PrivacyBudget b = PrivacyBudget.of(eps, delta);
                 Dataset tr = split.train();
-                run(csv, name, split, b, "phased-sgd(unconstrained,D=1)", "hinge",
+                run(csv, name, split, b, "phased-sgd(unconstrained D=sqrt d; CLI default)", "hinge",
                         PhasedSgd.defaults(), Problem.of(tr, Losses.hinge()), seeds);
-                run(csv, name, split, b, "phased-sgd(ball r=1)", "hinge",
-                        PhasedSgd.defaults(), Problem.of(tr, Losses.hinge(), ConvexSets.l2Ball(1)), seeds);
-                run(csv, name, split, b, "phased-sgd(unconstrained,D=1)", "logistic",
+                run(csv, name, split, b, "phased-sgd(unconstrained D=1)", "hinge",
+                        PhasedSgd.builder().comparatorRadius(1).build(), Problem.of(tr, Losses.hinge()), seeds);
+                run(csv, name, split, b, "phased-sgd(ball r=sqrt d/2)", "hinge", PhasedSgd.defaults(),
+                        Problem.of(tr, Losses.hinge(), ConvexSets.l2Ball(Math.sqrt(tr.dimension()) / 2)), seeds);
+                run(csv, name, split, b, "phased-sgd(unconstrained D=sqrt d)", "logistic",
                         PhasedSgd.defaults(), Problem.of(tr, Losses.logistic()), seeds);
                 run(csv, name, split, b, "dp-sgd(defaults)", "logistic",
                         NoisySgd.builder().build(), Problem.of(tr, Losses.logistic()), seeds);
