@@ -203,7 +203,7 @@ class SmoothingValidationTest {
                 run(csv, name, split, b, "dp-sgd(defaults)", "hinge",
                         NoisySgd.builder().build(), Problem.of(tr, Losses.hinge()), seeds);
                 if (!"adult".equals(name)) {
-                    run(csv, name, split, b, "prox-sgd(practical,5 epochs)", "hinge",
+                    run(csv, name, split, b, "prox-sgd(practical 5 epochs)", "hinge",
                             ProxSgd.builder().noisySgd(NoisySgd.builder().epochs(5).build()).build(),
                             Problem.of(tr, Losses.hinge()), seeds);
                 }
