@@ -51,8 +51,8 @@ import org.ejml.data.DMatrixRMaj;
  * Theorem 7 variant; privacy is the same argument without projection — see
  * {@code theory-notes/phased-sgd.md §4}).
  *
- * <p>Privacy: REPLACE_ONE. Records are shuffled once with the run's RNG (independent of the data) and
- * cut into consecutive chunks, so the partition is data-independent and the phases compose in
+ * <p>Privacy: REPLACE_ONE. Records are permuted once with the run's RNG (blocks of 16 adjacent rows by
+ * default, {@link Order}) and cut into consecutive chunks, so the partition is data-independent and the phases compose in
  * parallel: the statement is {@code Parallel[Gaussian(z) × k]}, each part (ε, δ)-DP. The noise multiplier
  * z is calibrated by the accountant (default: exact Balle–Wang curve via
  * {@link BasicCompositionAccountant}, valid for every ε). The paper noise σ_i = 4Lη_i√(ln(1/δ))/ε (scaled by
@@ -84,13 +84,30 @@ public final class PhasedSgd implements PrivateOptimizer {
         PAPER
     }
 
+    /** How records are ordered before the positional split (always independent of the data). */
+    public enum Order {
+        /** A uniformly random permutation (seeded by the run's RNG); random row access. */
+        SHUFFLE,
+        /**
+         * A random permutation of blocks of {@link #BLOCK} consecutive rows: rows of a block stay adjacent
+         * in memory, so the pass streams (default; for i.i.d. data the order is immaterial, and block
+         * mixing still breaks up sorted files at the block scale).
+         */
+        BLOCK_SHUFFLE,
+        /** The order of the dataset. */
+        GIVEN
+    }
+
+    /** Rows per block for {@link Order#BLOCK_SHUFFLE}. */
+    public static final int BLOCK = 16;
+
     private final OracleChoice oracle;
     private final Noise noise;
     private final double baseStepSize; // NaN: theorem
     private final double comparatorRadius;
     private final int rankBound; // 0: d
     private final double bisectionAccuracy; // NaN: L0/n
-    private final boolean shuffle;
+    private final Order order;
     private final PrivacyAccountant accountant;
 
     private PhasedSgd(Builder b) {
@@ -100,7 +117,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         this.comparatorRadius = b.comparatorRadius;
         this.rankBound = b.rankBound;
         this.bisectionAccuracy = b.bisectionAccuracy;
-        this.shuffle = b.shuffle;
+        this.order = b.order;
         this.accountant = b.accountant;
     }
 
@@ -255,6 +272,45 @@ public final class PhasedSgd implements PrivateOptimizer {
         return new Plan(sizes, steps, sens, sigmas, z, eta, diam, constrained, lip, loss, prox, beta, gradErr);
     }
 
+    /** The record order: a function of n and the RNG only. */
+    int[] order(int n, UniformRandomProvider rng) {
+        int[] perm = new int[n];
+        if (order == Order.BLOCK_SHUFFLE) {
+            int blocks = (n + BLOCK - 1) / BLOCK;
+            int[] bp = identity(blocks);
+            shuffleInPlace(bp, rng);
+            int k = 0;
+            for (int b : bp) {
+                for (int i = b * BLOCK; i < Math.min(n, (b + 1) * BLOCK); i++) {
+                    perm[k++] = i;
+                }
+            }
+            return perm;
+        }
+        perm = identity(n);
+        if (order == Order.SHUFFLE) {
+            shuffleInPlace(perm, rng);
+        }
+        return perm;
+    }
+
+    private static int[] identity(int n) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i;
+        }
+        return a;
+    }
+
+    private static void shuffleInPlace(int[] a, UniformRandomProvider rng) {
+        for (int i = a.length - 1; i > 0; i--) {
+            int j = rng.nextInt(i + 1);
+            int t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
+    }
+
     private static DpEvent event(int phases, double z) {
         return new ParallelComposedEvent(Collections.nCopies(phases, (DpEvent) new GaussianEvent(z)));
     }
@@ -273,18 +329,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         ConvexSet domain = problem.domain();
         int n = data.size();
         int d = data.dimension();
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        if (shuffle) {
-            for (int i = n - 1; i > 0; i--) {
-                int j = rng.nextInt(i + 1);
-                int t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
-        }
+        int[] order = order(n, rng);
         GaussianNoise gauss = GaussianNoise.of(rng);
         PrivacyLedger ledger = new PrivacyLedger();
         List<DpEvent> phaseEvents = new ArrayList<>();
@@ -374,7 +419,7 @@ public final class PhasedSgd implements PrivateOptimizer {
     public String toString() {
         return "PhasedSgd(oracle=" + oracle + ", noise=" + noise + ", baseStepSize=" + baseStepSize
                 + ", comparatorRadius=" + comparatorRadius + ", rankBound=" + rankBound + ", bisectionAccuracy="
-                + bisectionAccuracy + ", shuffle=" + shuffle + ", accountant=" + accountant.name() + ")";
+                + bisectionAccuracy + ", order=" + order + ", accountant=" + accountant.name() + ")";
     }
 
     /** Builder; every setter validates. */
@@ -385,7 +430,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         private double comparatorRadius = Double.NaN;
         private int rankBound = 0;
         private double bisectionAccuracy = Double.NaN;
-        private boolean shuffle = true;
+        private Order order = Order.BLOCK_SHUFFLE;
         private PrivacyAccountant accountant = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE);
 
         private Builder() {
@@ -430,9 +475,9 @@ public final class PhasedSgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Shuffle the records once before chunking (default true; false keeps the given order). */
-        public Builder shuffle(boolean s) {
-            this.shuffle = s;
+        /** Record order before chunking (default BLOCK_SHUFFLE). */
+        public Builder order(Order o) {
+            this.order = Checks.notNull("order", o);
             return this;
         }
 

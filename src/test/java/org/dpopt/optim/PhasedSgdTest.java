@@ -179,6 +179,38 @@ class PhasedSgdTest {
     }
 
     @Test
+    void orderIsAPermutationDependingOnlyOnNAndTheRng() {
+        for (PhasedSgd.Order o : PhasedSgd.Order.values()) {
+            PhasedSgd opt = PhasedSgd.builder().order(o).build();
+            for (int n : new int[] {2, 17, 1000}) {
+                int[] a = opt.order(n, Rngs.seeded(3));
+                int[] b = opt.order(n, Rngs.seeded(3));
+                assertArrayEquals(a, b);
+                int[] sorted = a.clone();
+                java.util.Arrays.sort(sorted);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(i, sorted[i]);
+                }
+                if (o == PhasedSgd.Order.GIVEN) {
+                    assertEquals(0, a[0]);
+                    assertEquals(n - 1, a[n - 1]);
+                }
+                if (o == PhasedSgd.Order.BLOCK_SHUFFLE) {
+                    // blocks of 16 adjacent rows stay together
+                    for (int i = 0; i + 1 < n; i++) {
+                        if (a[i] % PhasedSgd.BLOCK != PhasedSgd.BLOCK - 1 && a[i] != n - 1) {
+                            assertEquals(a[i] + 1, a[i + 1]);
+                        }
+                    }
+                }
+            }
+            if (o != PhasedSgd.Order.GIVEN) {
+                assertFalse(java.util.Arrays.equals(opt.order(1000, Rngs.seeded(3)), opt.order(1000, Rngs.seeded(4))));
+            }
+        }
+    }
+
+    @Test
     void refusesConfigurationsThatVoidTheTheorem() {
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
         Dataset data = data(500, 5, 1);
@@ -225,6 +257,7 @@ class PhasedSgdTest {
         assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().rankBound(0));
         assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().bisectionAccuracy(0));
         assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().oracle(null));
+        assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().order(null));
         assertThrows(IllegalArgumentException.class, () -> PhasedSgd.defaults().optimize(
                 Problem.of(data, Losses.hinge(), ConvexSets.l2Ball(1)), b, null));
     }
