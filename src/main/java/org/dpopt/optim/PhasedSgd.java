@@ -207,6 +207,10 @@ public final class PhasedSgd implements PrivateOptimizer {
         double betaLimit = 8 / eta;
 
         Loss loss = problem.loss();
+        if (loss.convexity() != Loss.Convexity.CONVEX) {
+            throw Checks.fail("convexity of " + loss.name(), "CONVEX for phased-sgd (its sensitivity bound rests on "
+                    + "non-expansive gradient steps)", loss.convexity());
+        }
         double beta = problem.smoothness();
         boolean smoothOk = Double.isFinite(beta) && beta <= betaLimit;
         boolean useBisection;

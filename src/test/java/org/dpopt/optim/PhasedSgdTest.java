@@ -243,6 +243,19 @@ class PhasedSgdTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> PhasedSgd.defaults().plan(Problem.of(data, nonGll, ConvexSets.l2Ball(1)), b));
         assertTrue(e.getMessage().startsWith("loss l2-distance must be a convex generalized linear loss"), e.getMessage());
+        // non-convex loss: gradient steps need not be non-expansive, the sensitivity bound fails
+        Loss nonConvex = new Loss() {
+            @Override public String name() { return "nc"; }
+            @Override public double value(DMatrixRMaj w, Dataset dd, int i) { return 0; }
+            @Override public void gradient(DMatrixRMaj w, Dataset dd, int i, DMatrixRMaj out) { Vectors.zero(out); }
+            @Override public double lipschitz(double r) { return 1; }
+            @Override public double smoothness(double r) { return 0.1; }
+            @Override public Convexity convexity() { return Convexity.WEAKLY_CONVEX; }
+            @Override public boolean isClassification() { return false; }
+        };
+        e = assertThrows(IllegalArgumentException.class,
+                () -> PhasedSgd.defaults().plan(Problem.of(data, nonConvex, ConvexSets.l2Ball(1)), b));
+        assertTrue(e.getMessage().startsWith("convexity of nc must be CONVEX for phased-sgd"), e.getMessage());
         // add/remove accountant: phases compose in parallel only under replace-one with a positional split
         e = assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().accountant(new RdpAccountant()));
         assertTrue(e.getMessage().startsWith("accountant relation must be REPLACE_ONE"), e.getMessage());
