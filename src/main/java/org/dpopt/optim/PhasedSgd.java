@@ -25,6 +25,7 @@ import org.dpopt.loss.Loss;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.GaussianNoise;
 import org.dpopt.oracle.GllBisectionProx;
+import org.dpopt.sampling.RecordOrder;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -52,7 +53,7 @@ import org.ejml.data.DMatrixRMaj;
  * {@code theory-notes/phased-sgd.md §4}).
  *
  * <p>Privacy: REPLACE_ONE. Records are permuted once with the run's RNG (blocks of 16 adjacent rows by
- * default, {@link Order}) and cut into consecutive chunks, so the partition is data-independent and the phases compose in
+ * default, {@link RecordOrder}) and cut into consecutive chunks, so the partition is data-independent and the phases compose in
  * parallel: the statement is {@code Parallel[Gaussian(z) × k]}, each part (ε, δ)-DP. The noise multiplier
  * z is calibrated by the accountant (default: exact Balle–Wang curve via
  * {@link BasicCompositionAccountant}, valid for every ε). The paper noise σ_i = 4Lη_i√(ln(1/δ))/ε (scaled by
@@ -84,30 +85,13 @@ public final class PhasedSgd implements PrivateOptimizer {
         PAPER
     }
 
-    /** How records are ordered before the positional split (always independent of the data). */
-    public enum Order {
-        /** A uniformly random permutation (seeded by the run's RNG); random row access. */
-        SHUFFLE,
-        /**
-         * A random permutation of blocks of {@link #BLOCK} consecutive rows: rows of a block stay adjacent
-         * in memory, so the pass streams (default; for i.i.d. data the order is immaterial, and block
-         * mixing still breaks up sorted files at the block scale).
-         */
-        BLOCK_SHUFFLE,
-        /** The order of the dataset. */
-        GIVEN
-    }
-
-    /** Rows per block for {@link Order#BLOCK_SHUFFLE}. */
-    public static final int BLOCK = 16;
-
     private final OracleChoice oracle;
     private final Noise noise;
     private final double baseStepSize; // NaN: theorem
     private final double comparatorRadius;
     private final int rankBound; // 0: d
     private final double bisectionAccuracy; // NaN: L0/n
-    private final Order order;
+    private final RecordOrder order;
     private final PrivacyAccountant accountant;
 
     private PhasedSgd(Builder b) {
@@ -278,41 +262,7 @@ public final class PhasedSgd implements PrivateOptimizer {
 
     /** The record order: a function of n and the RNG only. */
     int[] order(int n, UniformRandomProvider rng) {
-        int[] perm = new int[n];
-        if (order == Order.BLOCK_SHUFFLE) {
-            int blocks = (n + BLOCK - 1) / BLOCK;
-            int[] bp = identity(blocks);
-            shuffleInPlace(bp, rng);
-            int k = 0;
-            for (int b : bp) {
-                for (int i = b * BLOCK; i < Math.min(n, (b + 1) * BLOCK); i++) {
-                    perm[k++] = i;
-                }
-            }
-            return perm;
-        }
-        perm = identity(n);
-        if (order == Order.SHUFFLE) {
-            shuffleInPlace(perm, rng);
-        }
-        return perm;
-    }
-
-    private static int[] identity(int n) {
-        int[] a = new int[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = i;
-        }
-        return a;
-    }
-
-    private static void shuffleInPlace(int[] a, UniformRandomProvider rng) {
-        for (int i = a.length - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
+        return order.permutation(n, rng);
     }
 
     private static DpEvent event(int phases, double z) {
@@ -434,7 +384,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         private double comparatorRadius = Double.NaN;
         private int rankBound = 0;
         private double bisectionAccuracy = Double.NaN;
-        private Order order = Order.BLOCK_SHUFFLE;
+        private RecordOrder order = RecordOrder.BLOCK_SHUFFLE;
         private PrivacyAccountant accountant = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE);
 
         private Builder() {
@@ -480,7 +430,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         }
 
         /** Record order before chunking (default BLOCK_SHUFFLE). */
-        public Builder order(Order o) {
+        public Builder order(RecordOrder o) {
             this.order = Checks.notNull("order", o);
             return this;
         }

@@ -25,6 +25,7 @@ import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.oracle.GllBisectionProx;
+import org.dpopt.sampling.RecordOrder;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
@@ -180,7 +181,7 @@ class PhasedSgdTest {
 
     @Test
     void orderIsAPermutationDependingOnlyOnNAndTheRng() {
-        for (PhasedSgd.Order o : PhasedSgd.Order.values()) {
+        for (RecordOrder o : RecordOrder.values()) {
             PhasedSgd opt = PhasedSgd.builder().order(o).build();
             for (int n : new int[] {2, 17, 1000}) {
                 int[] a = opt.order(n, Rngs.seeded(3));
@@ -191,20 +192,20 @@ class PhasedSgdTest {
                 for (int i = 0; i < n; i++) {
                     assertEquals(i, sorted[i]);
                 }
-                if (o == PhasedSgd.Order.GIVEN) {
+                if (o == RecordOrder.GIVEN) {
                     assertEquals(0, a[0]);
                     assertEquals(n - 1, a[n - 1]);
                 }
-                if (o == PhasedSgd.Order.BLOCK_SHUFFLE) {
+                if (o == RecordOrder.BLOCK_SHUFFLE) {
                     // blocks of 16 adjacent rows stay together
                     for (int i = 0; i + 1 < n; i++) {
-                        if (a[i] % PhasedSgd.BLOCK != PhasedSgd.BLOCK - 1 && a[i] != n - 1) {
+                        if (a[i] % RecordOrder.BLOCK != RecordOrder.BLOCK - 1 && a[i] != n - 1) {
                             assertEquals(a[i] + 1, a[i + 1]);
                         }
                     }
                 }
             }
-            if (o != PhasedSgd.Order.GIVEN) {
+            if (o != RecordOrder.GIVEN) {
                 assertFalse(java.util.Arrays.equals(opt.order(1000, Rngs.seeded(3)), opt.order(1000, Rngs.seeded(4))));
             }
         }
