@@ -1,5 +1,6 @@
 package org.dpopt.cli;
 
+import org.dpopt.accounting.AblqAccountant;
 import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
@@ -29,8 +30,10 @@ final class Accountants {
                 return new RdpAccountant();
             case "pld":
                 return new PldAccountant();
+            case "ablq":
+                return new AblqAccountant();
             default:
-                throw Checks.fail("--accountant", "one of [pld, rdp]", n);
+                throw Checks.fail("--accountant", "one of [pld, rdp, ablq]", n);
         }
     }
 }

@@ -37,6 +37,10 @@ class EventWalkTest {
         SAMPLES.put(SelfComposedEvent.class, new SelfComposedEvent(new EpsilonDeltaEvent(0.1, 0), 20));
         SAMPLES.put(ParallelComposedEvent.class,
                 ParallelComposedEvent.of(new GaussianEvent(2.0), new GaussianEvent(5.0)));
+        SAMPLES.put(AblqStepEvent.class, new SelfComposedEvent(
+                new AblqStepEvent(AblqStepEvent.BatchOrder.DYNAMIC_SHUFFLE, 1.5, 10), 20));
+        SAMPLES.put(TruncatedPoissonEvent.class, new SelfComposedEvent(
+                new TruncatedPoissonEvent(0.01, 10_000, 200, new GaussianEvent(1.5)), 100));
     }
 
     private static List<PrivacyAccountant> accountants() {
@@ -45,6 +49,9 @@ class EventWalkTest {
             out.add(new RdpAccountant(RdpAccountant.DEFAULT_ORDERS, RdpAccountant.Conversion.IMPROVED, r));
             out.add(new PldAccountant(1e-3, r));
             out.add(new BasicCompositionAccountant(r));
+            if (r != NeighboringRelation.REPLACE_ONE) {
+                out.add(new AblqAccountant(r, new RdpAccountant(), true));
+            }
         }
         return out;
     }

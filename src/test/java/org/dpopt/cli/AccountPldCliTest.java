@@ -73,7 +73,7 @@ class AccountPldCliTest {
         CliTest.Run r = CliTest.run("account", "epsilon", "--noise-multiplier", "1", "--delta", "1e-5",
                 "--sampling-rate", "0.01", "--steps", "10", "--accountant", "moments");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("one of [pld, rdp]"), r.err());
+        assertTrue(r.err().contains("one of [pld, rdp, ablq]"), r.err());
         assertEquals("", r.out());
     }
 }
