@@ -278,7 +278,7 @@ public final class PldAccountant implements PrivacyAccountant {
                         + (symmetric ? "" : ", max over add and remove directions"));
                 return new Bounds(upper, lower, 0, false, false, dedupe(notes));
             } catch (PldGridTooLargeException ex) {
-                if (attempt >= MAX_COARSENINGS) {
+                if (attempt >= MAX_COARSENINGS || grid * 10 > 1) {
                     throw ex;
                 }
                 grid *= 10;
