@@ -35,6 +35,7 @@ public final class Algorithms {
         register(CoreAlgorithms.dpSgd());
         register(CoreAlgorithms.nsgd());
         register(CoreAlgorithms.nonPrivate());
+        register(MirrorAlgorithms.pgMirrorDescent());
     }
 
     private static void register(Spec s) {
