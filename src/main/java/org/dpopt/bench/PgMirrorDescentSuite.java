@@ -49,7 +49,7 @@ final class PgMirrorDescentSuite implements BenchSuite {
     @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
         int[] ns = quick ? new int[] {2_000, 8_000} : new int[] {4_000, 16_000, 64_000, 256_000};
-        int reps = quick ? 2 : 4;
+        int reps = quick ? 2 : 8;
         List<Config> configs = List.of(new Config("cauchy", 2, 32), new Config("cauchy", 1, 32),
                 new Config("phase-retrieval", 2, 32), new Config("phase-retrieval", 1, 32),
                 new Config("cauchy", 2, 4));
