@@ -27,13 +27,17 @@ import org.ejml.data.DMatrixRMaj;
  * 2ρκ‖w − prox(w)‖_p̃, = ‖∇F̂_{1/(2ρ)}(w)‖ for p = 2) and distance to the planted solution of
  * {@link ProximallyGuidedMirrorDescent} against n, for p ∈ {1, 2}, on two planted problems in d = 10
  * with ‖x‖₂ ≤ 1 and W the radius-2 ball: Cauchy robust regression (smooth, ρ = 1/8, y = ⟨w*,x⟩ +
- * N(0, 0.3²)) and robust phase retrieval (non-smooth, ρ = 2, a = 2, 10% outliers). Reports the
- * least-squares log-log slope of the mean near-stationarity against n (Theorem 20: −1/4 in the
- * statistical regime). Also writes a sample phase-retrieval CSV for {@code dpopt train}.
+ * N(0, 0.3²)) and robust phase retrieval (non-smooth, ρ = 2, a = 2, 10% outliers). The primary
+ * metric is E_{t*}[near-stationarity of w_{t*}] — the quantity Theorem 20 bounds — estimated by the
+ * mean over 12 evenly spaced rounds (lower variance than the single random output, which is also
+ * reported). Reports least-squares log-log slopes against n (Theorem 20: −1/4 in the statistical
+ * regime). Also writes a sample phase-retrieval CSV for {@code dpopt train}.
  */
 final class PgMirrorDescentSuite implements BenchSuite {
 
     private static final int D = 10;
+    private static final int TRAJECTORY_POINTS = 12;
+    private static final int DIAGNOSTIC_ITERATIONS = 200;
 
     private record Config(String loss, double p, double epsilon) {
         String label() {
@@ -53,7 +57,7 @@ final class PgMirrorDescentSuite implements BenchSuite {
         List<Config> configs = List.of(new Config("cauchy", 2, 32), new Config("cauchy", 1, 32),
                 new Config("phase-retrieval", 2, 32), new Config("phase-retrieval", 1, 32),
                 new Config("cauchy", 2, 4));
-        StringBuilder csv = new StringBuilder("loss,p,epsilon,n,rep,near_stationarity,prox_gap,distance_to_planted,"
+        StringBuilder csv = new StringBuilder("loss,p,epsilon,n,rep,expected_near_stationarity,near_stationarity,prox_gap,distance_to_planted,"
                 + "rounds,phases_per_round,part_size,epsilon_spent,seconds\n");
         List<Plots.Series> stSeries = new ArrayList<>();
         List<Plots.Series> distSeries = new ArrayList<>();
@@ -64,6 +68,7 @@ final class PgMirrorDescentSuite implements BenchSuite {
         }
         for (Config c : configs) {
             double[] st = new double[ns.length];
+            double[] stOut = new double[ns.length];
             double[] dist = new double[ns.length];
             for (int k = 0; k < ns.length; k++) {
                 for (int r = 0; r < reps; r++) {
@@ -71,26 +76,30 @@ final class PgMirrorDescentSuite implements BenchSuite {
                     UniformRandomProvider gen = Rngs.seeded(1_000L * r + 17);
                     DMatrixRMaj wStar = Synthetic.plantedVector(D, 1, gen);
                     Problem pr = problem(c.loss(), ns[k], wStar, gen);
-                    OptimizationResult res = ProximallyGuidedMirrorDescent.builder().p(c.p()).build()
+                    OptimizationResult res = ProximallyGuidedMirrorDescent.builder().p(c.p())
+                            .diagnosticIterations(DIAGNOSTIC_ITERATIONS).trajectoryPoints(TRAJECTORY_POINTS).build()
                             .optimize(pr, PrivacyBudget.of(c.epsilon(), 1e-5), Rngs.seeded(5_000L + r));
                     double secs = (System.nanoTime() - t0) / 1e9;
+                    double e = res.nonPrivateDiagnostics().get("expected_near_stationarity");
                     double s = res.nonPrivateDiagnostics().get("near_stationarity");
                     double dd = distance(res.solution(), wStar, c.loss().equals("phase-retrieval"));
-                    st[k] += s / reps;
+                    st[k] += e / reps;
+                    stOut[k] += s / reps;
                     dist[k] += dd / reps;
                     Map<String, Double> pm = res.parameters();
                     csv.append(String.join(",", c.loss(), fmt(c.p()), fmt(c.epsilon()), Integer.toString(ns[k]),
-                            Integer.toString(r), fmt(s), fmt(res.nonPrivateDiagnostics().get("prox_gap")), fmt(dd),
+                            Integer.toString(r), fmt(e), fmt(s), fmt(res.nonPrivateDiagnostics().get("prox_gap")), fmt(dd),
                             fmt(pm.get("rounds")), fmt(pm.get("phases_per_round")), fmt(pm.get("part_size")),
                             fmt(res.privacy().epsilon()), fmt(secs))).append('\n');
                 }
-                progress.printf(Locale.ROOT, "%s n=%d: near-stationarity %.5f, distance %.4f%n", c.label(), ns[k],
-                        st[k], dist[k]);
+                progress.printf(Locale.ROOT, "%s n=%d: E near-stationarity %.5f (output %.5f), distance %.4f%n",
+                        c.label(), ns[k], st[k], stOut[k], dist[k]);
                 progress.flush();
             }
             stSeries.add(new Plots.Series(c.label(), xs, st));
             distSeries.add(new Plots.Series(c.label(), xs, dist));
-            summary.put("slope_stationarity[" + c.label() + "]", slope(xs, st));
+            summary.put("slope_expected_stationarity[" + c.label() + "]", slope(xs, st));
+            summary.put("slope_output_stationarity[" + c.label() + "]", slope(xs, stOut));
             summary.put("slope_distance[" + c.label() + "]", slope(xs, dist));
         }
         double[] ref = new double[ns.length];
@@ -100,8 +109,8 @@ final class PgMirrorDescentSuite implements BenchSuite {
         stSeries.add(new Plots.Series("reference n^-1/4", xs, ref));
         Files.writeString(out.resolve("pg-mirror-descent.csv"), csv.toString());
         Plots.line(out.resolve("pg-mirror-descent-stationarity.png"),
-                "PG mirror descent: near-stationarity vs n (mean of " + reps + " seeds, d=" + D + ")", "n",
-                "2 rho kappa ||w - prox(w)||", stSeries, true, true);
+                "PG mirror descent: E_t* near-stationarity vs n (" + reps + " seeds x " + TRAJECTORY_POINTS
+                        + " rounds, d=" + D + ")", "n", "2 rho kappa ||w_t - prox(w_t)||", stSeries, true, true);
         Plots.line(out.resolve("pg-mirror-descent-distance.png"),
                 "PG mirror descent: distance to planted solution vs n", "n", "||w - w*|| (sign-invariant for PR)",
                 distSeries, true, true);

@@ -66,6 +66,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
     private final int innerPhases;
     private final double rho;
     private final int diagnosticIterations;
+    private final int trajectoryPoints;
     private final PrivacyAccountant accountant;
     private final DMatrixRMaj initialPoint; // null: random
 
@@ -76,6 +77,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         this.innerPhases = b.innerPhases;
         this.rho = b.rho;
         this.diagnosticIterations = b.diagnosticIterations;
+        this.trajectoryPoints = b.trajectoryPoints;
         this.accountant = b.accountant;
     }
 
@@ -197,6 +199,14 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
             w = initialPoint(d, pl.radius() / 2, map, rng);
         }
         DMatrixRMaj out = tStar == 1 ? w.copy() : null;
+        // non-private diagnostic: copies of w_t at evenly spaced rounds t ∈ {1..T_out}
+        int points = diagnosticIterations > 0 ? Math.min(trajectoryPoints, pl.rounds()) : 0;
+        List<DMatrixRMaj> trajectory = new ArrayList<>(points);
+        int nextPoint = 0;
+        if (points > 0 && trajectoryRound(0, points, pl.rounds()) == 1) {
+            trajectory.add(w.copy());
+            nextPoint = 1;
+        }
         LocalizedMirrorDescent asc = new LocalizedMirrorDescent(map);
         LocalizedMirrorDescent.Counters counters = new LocalizedMirrorDescent.Counters();
         List<DpEvent> recorded = new ArrayList<>(parts);
@@ -210,6 +220,10 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
             map.projectCentredBall(pl.radius(), w);
             if (t + 1 == tStar) {
                 out = w.copy();
+            }
+            if (nextPoint < points && trajectoryRound(nextPoint, points, pl.rounds()) == t + 1) {
+                trajectory.add(w.copy());
+                nextPoint++;
             }
         }
         PrivacyLedger ledger = new PrivacyLedger();
@@ -244,7 +258,21 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
             diag.put("near_stationarity", st.stationarity());
             diag.put("prox_gap", st.gap());
         }
+        if (!trajectory.isEmpty()) {
+            double sum = 0;
+            for (DMatrixRMaj v : trajectory) {
+                sum += ProximalStationarity.compute(problem, map, pl.rho(), v, diagnosticIterations)
+                        .stationarity();
+            }
+            diag.put("expected_near_stationarity", sum / trajectory.size());
+            diag.put("trajectory_points", (double) trajectory.size());
+        }
         return new OptimizationResult(out, report, event, counters.steps, counters.evaluations, params, diag);
+    }
+
+    /** The k-th of m evenly spaced rounds in {1..T}: 1 + ⌊(k + ½)·T/m⌋ (stratified sample of t*). */
+    static int trajectoryRound(int k, int m, int rounds) {
+        return 1 + (int) Math.floor((k + 0.5) * rounds / m);
     }
 
     /** Independent uniform labels in [0, parts): a data-independent partition safe under add/remove-one. */
@@ -286,6 +314,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         private int innerPhases = 0;
         private double rho = Double.NaN;
         private int diagnosticIterations = 300;
+        private int trajectoryPoints = 0;
         private PrivacyAccountant accountant = new RdpAccountant();
         private DMatrixRMaj initialPoint;
 
@@ -333,6 +362,20 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
                 throw Checks.fail("diagnosticIterations", "non-negative", k);
             }
             this.diagnosticIterations = k;
+            return this;
+        }
+
+        /**
+         * Also evaluate the non-private near-stationarity at k evenly spaced rounds and report their
+         * mean as {@code expected_near_stationarity}: a low-variance estimate of E_{t*}[stationarity],
+         * the quantity Theorem 20 bounds (default 0: off; also off when diagnosticIterations is 0). Costs k
+         * diagnostic solves.
+         */
+        public Builder trajectoryPoints(int k) {
+            if (k < 0) {
+                throw Checks.fail("trajectoryPoints", "non-negative", k);
+            }
+            this.trajectoryPoints = k;
             return this;
         }
 

@@ -65,6 +65,25 @@ class ProximallyGuidedMirrorDescentTest {
     }
 
     @Test
+    void trajectoryDiagnosticSamplesEvenlySpacedRounds() {
+        assertEquals(13, ProximallyGuidedMirrorDescent.trajectoryRound(0, 4, 100)); // midpoints of 4 strata
+        assertEquals(38, ProximallyGuidedMirrorDescent.trajectoryRound(1, 4, 100));
+        assertEquals(88, ProximallyGuidedMirrorDescent.trajectoryRound(3, 4, 100));
+        assertEquals(5, ProximallyGuidedMirrorDescent.trajectoryRound(4, 5, 5));
+        assertEquals(1, ProximallyGuidedMirrorDescent.trajectoryRound(0, 5, 5));
+        Problem pr = phaseRetrieval(3000, Synthetic.plantedVector(4, 1, Rngs.seeded(1)), 2);
+        OptimizationResult r = ProximallyGuidedMirrorDescent.builder().diagnosticIterations(20).trajectoryPoints(6)
+                .build().optimize(pr, BUDGET, Rngs.seeded(4));
+        assertEquals(6.0, r.nonPrivateDiagnostics().get("trajectory_points"));
+        assertTrue(r.nonPrivateDiagnostics().get("expected_near_stationarity") > 0);
+        // diagnostics do not touch the private output: same seed without them, same solution
+        OptimizationResult plain = ProximallyGuidedMirrorDescent.builder().diagnosticIterations(0).build()
+                .optimize(pr, BUDGET, Rngs.seeded(4));
+        assertTrue(Arrays.equals(plain.solution().data, r.solution().data));
+        assertEquals(null, plain.nonPrivateDiagnostics().get("near_stationarity"));
+    }
+
+    @Test
     void partitionIsDisjointAndCovering() {
         int[][] parts = ProximallyGuidedMirrorDescent.partition(1000, 7, Rngs.seeded(5));
         boolean[] seen = new boolean[1000];
@@ -142,6 +161,7 @@ class ProximallyGuidedMirrorDescentTest {
         assertThrows(IllegalArgumentException.class, () -> b.rho(0));
         assertThrows(IllegalArgumentException.class, () -> b.rho(Double.POSITIVE_INFINITY));
         assertThrows(IllegalArgumentException.class, () -> b.diagnosticIterations(-1));
+        assertThrows(IllegalArgumentException.class, () -> b.trajectoryPoints(-1));
         DMatrixRMaj bad = new DMatrixRMaj(2, 1);
         bad.data[1] = Double.NaN;
         assertThrows(IllegalArgumentException.class, () -> b.initialPoint(bad));
