@@ -36,6 +36,9 @@ public record ParallelComposedEvent(List<DpEvent> events) implements DpEvent {
 
     @Override
     public String describe() {
+        if (events.size() > 1 && events.stream().allMatch(events.get(0)::equals)) {
+            return "Parallel[" + events.size() + " disjoint parts, each " + events.get(0).describe() + "]";
+        }
         return "Parallel[" + events.stream().map(DpEvent::describe).collect(Collectors.joining(", ")) + "]";
     }
 }

@@ -135,7 +135,7 @@ public final class RdpAccountant implements PrivacyAccountant {
             // disjoint parts: a neighbouring pair differs in one part only, so the RDP at each order is
             // at most the largest part's
             double[] worst = new double[r.length];
-            for (DpEvent s : par.events()) {
+            for (DpEvent s : new java.util.LinkedHashSet<>(par.events())) { // equal parts: equal curves
                 double[] part = new double[r.length];
                 accumulate(s, 1.0, part);
                 for (int k = 0; k < r.length; k++) {

@@ -16,6 +16,7 @@ public final class BenchSuites {
         add(new RealDataSuite());
         add(new SamplersSuite());
         add(new SmoothedGradientSuite());
+        add(new PgMirrorDescentSuite());
     }
 
     private static void add(BenchSuite s) {

@@ -37,6 +37,7 @@ public final class Algorithms {
         register(CoreAlgorithms.nonPrivate());
         register(SmoothingAlgorithms.phasedSgd());
         register(SmoothingAlgorithms.proxSgd());
+        register(MirrorAlgorithms.pgMirrorDescent());
     }
 
     private static void register(Spec s) {

@@ -51,7 +51,7 @@ final class TrainCommand implements Callable<Integer> {
     Double epsilon;
     @Option(names = "--delta", description = "Target delta in (0,1).")
     Double delta;
-    @Option(names = "--loss", description = "Loss: " + "logistic|hinge|absolute|squared|huber|smoothed-hinge.")
+    @Option(names = "--loss", description = "Loss: " + "logistic|hinge|absolute|squared|huber|smoothed-hinge|phase-retrieval|sigmoid|cauchy.")
     String loss;
     @Option(names = "--seed", defaultValue = "42", description = "RNG seed (default 42).")
     long seed;
@@ -174,6 +174,7 @@ final class TrainCommand implements Callable<Integer> {
         out.put("n_train", train.size());
         out.put("n_test", test.size());
         out.put("parameters", r.parameters());
+        out.put("non_private_diagnostics", r.nonPrivateDiagnostics());
         out.put("privacy", r.privacy().toString());
         if (modelOut != null) {
             StringBuilder sb = new StringBuilder();

@@ -115,4 +115,34 @@ public final class Synthetic {
         }
         return new Planted(Dataset.of(x, y, 1.0), wStar.copy());
     }
+
+    /**
+     * Robust phase retrieval with a planted signal: y = ⟨w*, x⟩² for clean rows; with probability
+     * {@code corruption} a row's label is replaced by an independent outlier 3|g|/d, g ~ N(0, 1) (the
+     * typical clean label is ‖w*‖²/d). For corruption below a constant fraction the population risk of
+     * |⟨w, x⟩² − y| is minimized exactly at ±w* (Duchi and Ruan, arXiv:1705.02356); recovery is
+     * measured by min(‖w − w*‖, ‖w + w*‖). Rows satisfy ‖x‖₂ ≤ 1 (declared bound 1).
+     *
+     * @param n rows
+     * @param wStar the planted signal (copied)
+     * @param corruption outlier probability in [0, 0.5)
+     * @param rng the source of randomness
+     */
+    public static Planted phaseRetrieval(int n, DMatrixRMaj wStar, double corruption, UniformRandomProvider rng) {
+        Checks.atLeastOne("n", n);
+        Checks.notNull("wStar", wStar);
+        Checks.inRange("corruption", corruption, 0, 0.5);
+        if (!(corruption < 0.5)) {
+            throw Checks.fail("corruption", "below 0.5", corruption);
+        }
+        int d = wStar.numRows;
+        double[][] x = features(n, d, rng);
+        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+            double u = dot(x[i], wStar);
+            y[i] = rng.nextDouble() < corruption ? 3 * Math.abs(g.sample()) / d : u * u;
+        }
+        return new Planted(Dataset.of(x, y, 1.0), wStar.copy());
+    }
 }

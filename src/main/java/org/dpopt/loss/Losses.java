@@ -14,7 +14,7 @@ public final class Losses {
 
     /** Names accepted by {@link #byName(String)}. */
     public static final List<String> NAMES = List.of("logistic", "hinge", "absolute", "squared", "huber",
-            "smoothed-hinge");
+            "smoothed-hinge", "phase-retrieval", "sigmoid", "cauchy");
 
     /** Looks a loss up by its CLI name with default parameters. */
     public static GeneralizedLinearLoss byName(String name) {
@@ -31,6 +31,12 @@ public final class Losses {
                 return huber(1.0);
             case "smoothed-hinge":
                 return smoothedHinge(1.0);
+            case "phase-retrieval":
+                return new PhaseRetrievalLoss(1.0);
+            case "sigmoid":
+                return SigmoidLoss.INSTANCE;
+            case "cauchy":
+                return CauchyLoss.INSTANCE;
             default:
                 throw Checks.fail("loss", "one of " + NAMES, name);
         }
