@@ -35,6 +35,8 @@ public final class Algorithms {
         register(CoreAlgorithms.dpSgd());
         register(CoreAlgorithms.nsgd());
         register(CoreAlgorithms.nonPrivate());
+        register(SmoothingAlgorithms.phasedSgd());
+        register(SmoothingAlgorithms.proxSgd());
     }
 
     private static void register(Spec s) {

@@ -1,0 +1,269 @@
+package org.dpopt.oracle;
+
+import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.GeneralizedLinearLoss;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * The Moreau envelope of a convex generalized linear loss, with its derivative computed by a
+ * bisection on the one-dimensional prox problem. The smoothed loss is again a GLL, so every GLL kernel
+ * (and every optimizer) can use it unchanged.
+ *
+ * <pre>
+ *   φ_β(u, y) = min_v  φ(v, y) + (β/2)(u − v)²,      φ_β′(u, y) = β (u − prox(u)),
+ *   prox(u) ∈ [u − L₀/β, u + L₀/β]          (because β(u − prox(u)) ∈ ∂φ(prox(u)) ⊂ [−L₀, L₀]).
+ * </pre>
+ *
+ * Bisection on the β-strongly convex ψ(v) = φ(v) + (β/2)(v − u)²: a subgradient s = φ′(mid) + β(mid − u)
+ * with s &gt; 0 puts the minimizer left of mid, s &lt; 0 right of it. After K = ⌈log₂(2L₀/α)⌉ halvings the
+ * midpoint is within L₀/(β2^K) of prox(u), so the derivative is within L₀/2^K ≤ α/2 of φ_β′ (and the
+ * gradient within (α/2)·‖x‖ of ∇f_β). Exact early exit (proved in {@code theory-notes/moreau-smoothing.md
+ * §2}): when the subgradients at both bracket ends are equal, φ is affine on the bracket and the
+ * minimizer is clamp(u − g/β, lo, hi). The derivative is finally clamped to [−L₀, L₀], so the per-example
+ * gradient norm never exceeds L₀·R whatever the floating-point error — the sensitivity bound rests on it.
+ *
+ * <p>Cost: at most K + 2 scalar subgradient calls and one inner product per gradient.
+ *
+ * <p>Reference: Bassily, Guzmán, Menart, "Differentially Private Stochastic Optimization: New Results
+ * in Convex and Non-Convex Settings", NeurIPS 2021, arXiv:2107.05585, Algorithm 1 and Lemmas 4–5; bracket
+ * and iteration count from ALGORITHMS.md §4.1. Assumptions: φ(·, y) convex and L₀-Lipschitz (its
+ * {@code derivative} returns a true subgradient). The smoothed loss is convex, L₀R-Lipschitz,
+ * βR²-smooth (rows ‖x‖ ≤ R) and satisfies φ_β ≤ φ ≤ φ_β + L₀²/(2β).
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class GllBisectionProx implements GeneralizedLinearLoss {
+    private final GeneralizedLinearLoss base;
+    private final double beta;
+    private final double accuracy;
+    private final double l0;
+    private final int halvings;
+
+    private GllBisectionProx(GeneralizedLinearLoss base, double beta, double accuracy) {
+        this.base = base;
+        this.beta = beta;
+        this.accuracy = accuracy;
+        this.l0 = base.scalarLipschitz();
+        this.halvings = halvings(l0, accuracy);
+    }
+
+    /**
+     * The β-envelope of a convex GLL with derivative accuracy α.
+     *
+     * @param base the convex loss φ with finite scalar Lipschitz constant L₀
+     * @param beta the smoothing parameter β &gt; 0 (scalar: the smoothed φ is β-smooth in u)
+     * @param accuracy α &gt; 0; the returned derivative is within α/2 of φ_β′
+     */
+    public static GllBisectionProx of(GeneralizedLinearLoss base, double beta, double accuracy) {
+        Checks.notNull("base", base);
+        Checks.positive("beta", beta);
+        Checks.positive("accuracy", accuracy);
+        if (base.convexity() != Convexity.CONVEX) {
+            throw Checks.fail("convexity of " + base.name(), "CONVEX for the bisection prox", base.convexity());
+        }
+        double l0 = base.scalarLipschitz();
+        if (!(l0 > 0) || Double.isInfinite(l0)) {
+            throw Checks.fail("scalar Lipschitz constant of " + base.name(), "finite and positive", l0);
+        }
+        if (base instanceof GllBisectionProx) {
+            throw Checks.fail("base", "not already smoothed", base.name());
+        }
+        return new GllBisectionProx(base, beta, accuracy);
+    }
+
+    /** K = ⌈log₂(2L₀/α)⌉ (at least 0). */
+    public static int halvings(double l0, double accuracy) {
+        Checks.positive("l0", l0);
+        Checks.positive("accuracy", accuracy);
+        return Math.max(0, (int) Math.ceil(Math.log(2 * l0 / accuracy) / Math.log(2) - 1e-12));
+    }
+
+    /** The unsmoothed loss φ. */
+    public GeneralizedLinearLoss base() {
+        return base;
+    }
+
+    /** β. */
+    public double beta() {
+        return beta;
+    }
+
+    /** α as requested. */
+    public double accuracy() {
+        return accuracy;
+    }
+
+    /** K, the number of halvings. */
+    public int halvings() {
+        return halvings;
+    }
+
+    /** The guaranteed bound on |derivative − φ_β′|: L₀/2^K (≤ α/2). */
+    public double derivativeErrorBound() {
+        return l0 / Math.pow(2, halvings);
+    }
+
+    /** Worst-case scalar subgradient calls per derivative: K + 2. */
+    public int maxSubgradientCalls() {
+        return halvings + 2;
+    }
+
+    /**
+     * The approximate prox point v̂ of u, with |v̂ − prox(u)| ≤ L₀/(β2^K).
+     */
+    public double proxPoint(double u, double y) {
+        return bisect(u, y, null);
+    }
+
+    /**
+     * The approximate prox point, adding the number of scalar subgradient calls made to
+     * {@code calls[0]} (a cost counter; not private).
+     */
+    public double proxPoint(double u, double y, long[] calls) {
+        Checks.notNull("calls", calls);
+        return bisect(u, y, calls);
+    }
+
+    private double bisect(double u, double y, long[] calls) {
+        double r = l0 / beta;
+        double lo = u - r;
+        double hi = u + r;
+        double gLo = base.derivative(lo, y);
+        double gHi = base.derivative(hi, y);
+        int used = 2;
+        double result = Double.NaN;
+        for (int k = 0; k < halvings; k++) {
+            if (gLo == gHi) {
+                // φ is affine with slope gLo on [lo, hi]; the minimizer of ψ is exact
+                result = Math.max(lo, Math.min(hi, u - gLo / beta));
+                break;
+            }
+            double mid = 0.5 * (lo + hi);
+            double g = base.derivative(mid, y);
+            used++;
+            double s = g + beta * (mid - u);
+            if (s > 0) {
+                hi = mid;
+                gHi = g;
+            } else if (s < 0) {
+                lo = mid;
+                gLo = g;
+            } else {
+                result = mid;
+                break;
+            }
+        }
+        if (Double.isNaN(result)) {
+            result = gLo == gHi ? Math.max(lo, Math.min(hi, u - gLo / beta)) : 0.5 * (lo + hi);
+        }
+        if (calls != null) {
+            calls[0] += used;
+        }
+        if (!Double.isFinite(result)) {
+            throw new IllegalStateException("prox of " + base.name() + " at u=" + u + ", y=" + y
+                    + " is not finite: bracket [" + lo + ", " + hi + "]");
+        }
+        return result;
+    }
+
+    private double clampedDerivative(double u, double v) {
+        double c = beta * (u - v);
+        return Math.max(-l0, Math.min(l0, c));
+    }
+
+    /** φ_β′(u, y) to accuracy α/2, clamped to [−L₀, L₀], counting subgradient calls into calls[0]. */
+    public double derivative(double u, double y, long[] calls) {
+        return clampedDerivative(u, proxPoint(u, y, calls));
+    }
+
+    @Override
+    public String name() {
+        return base.name() + "-moreau";
+    }
+
+    /**
+     * φ(v̂) + (β/2)(u − v̂)² at the approximate prox point: an upper bound on φ_β(u) within
+     * 2L₀·L₀/(β2^K) of it.
+     */
+    @Override
+    public double phi(double u, double y) {
+        double v = bisect(u, y, null);
+        double diff = u - v;
+        return base.phi(v, y) + 0.5 * beta * diff * diff;
+    }
+
+    @Override
+    public double derivative(double u, double y) {
+        return clampedDerivative(u, bisect(u, y, null));
+    }
+
+    /**
+     * β·φ″(v̂)/(β + φ″(v̂)) at the approximate prox point: the envelope's second derivative where φ is
+     * twice differentiable at the prox point (0 on linear pieces). Not reliable where the prox point sits
+     * on a kink of φ, hence {@link #isTwiceDifferentiable()} is false.
+     */
+    @Override
+    public double secondDerivative(double u, double y) {
+        double h = base.secondDerivative(bisect(u, y, null), y);
+        return h > 0 ? beta * h / (beta + h) : 0;
+    }
+
+    @Override
+    public double scalarLipschitz() {
+        return l0;
+    }
+
+    /** β, or the smaller β·β₀/(β + β₀) when φ itself is β₀-smooth. */
+    @Override
+    public double scalarSmoothness() {
+        double b0 = base.scalarSmoothness();
+        return Double.isFinite(b0) ? beta * b0 / (beta + b0) : beta;
+    }
+
+    @Override
+    public boolean isTwiceDifferentiable() {
+        return false;
+    }
+
+    @Override
+    public Convexity convexity() {
+        return Convexity.CONVEX;
+    }
+
+    @Override
+    public boolean isClassification() {
+        return base.isClassification();
+    }
+
+    /**
+     * A gradient oracle over this smoothed loss for rows with ‖x‖ ≤ rowNormBound: norm bound L₀R,
+     * cost K + 2 scalar calls (worst case).
+     */
+    public GradientOracle oracle(double rowNormBound) {
+        Checks.positive("rowNormBound", rowNormBound);
+        return new Oracle(this, l0 * rowNormBound);
+    }
+
+    private record Oracle(GllBisectionProx prox, double normBound) implements GradientOracle {
+        @Override
+        public void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
+            double c = prox.derivative(data.dot(i, w), data.label(i));
+            java.util.Arrays.fill(out.data, 0, out.numRows, 0.0);
+            double norm = Math.abs(c) * data.rowNorm(i);
+            // rows are within the declared bound; the extra guard keeps the bound even if they are not
+            data.addScaledRow(i, norm > normBound ? c * normBound / norm : c, out);
+        }
+
+        @Override
+        public int costPerCall() {
+            return prox.maxSubgradientCalls();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "GllBisectionProx(base=" + base.name() + ", beta=" + beta + ", accuracy=" + accuracy + ", K="
+                + halvings + ")";
+    }
+}
