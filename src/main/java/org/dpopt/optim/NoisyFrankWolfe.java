@@ -19,6 +19,7 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.ReportNoisyMax;
+import org.dpopt.oracle.GllBisectionProx;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -32,9 +33,11 @@ import org.ejml.data.DMatrixRMaj;
  * μ_t = 2/(t+2). Output w_T. For the ℓ1 ball this costs O(nd) per step for the gradient and O(d) for
  * the selection; margins ⟨w_t, x_i⟩ are updated in O(n) from the chosen vertex.
  *
- * <p>Assumptions: a GLL φ(⟨w,x⟩, y) with |φ′| ≤ L₀ and |φ″| ≤ β₀ (smooth; non-smooth GLLs are refused —
- * the Moreau-smoothing bisection oracle of Algorithm 1 is not wired in, see the theory note), rows
- * with ‖x‖₂ ≤ R (the dataset's declared bound).
+ * <p>Assumptions: a GLL φ(⟨w,x⟩, y) with |φ′| ≤ L₀, rows with ‖x‖₂ ≤ R (the dataset's declared bound).
+ * A smooth φ (|φ″| ≤ β₀) is used as is; a non-smooth convex φ is replaced by its Moreau envelope with
+ * parameter β ∝ √(nε) ({@link #smoothingParameter}), whose derivative {@link GllBisectionProx} computes
+ * by bisection to accuracy L₀/n (Algorithm 1 of the paper); the derivative stays in [−L₀, L₀], so the
+ * sensitivity below is unchanged.
  *
  * <p>Privacy (replace-one, sound preset): each score ⟨v, g_t⟩ changes by at most
  * {@code Δ = 2 L₀ R max_v‖v‖₂ / n} between neighbours (a full-batch mean; scores may move in either
@@ -77,7 +80,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
 
     /** Run parameters, all from public constants. */
     record Plan(Polytope set, GeneralizedLinearLoss loss, long steps, double sensitivity, double eps0,
-            ReportNoisyMax rnm) {
+            ReportNoisyMax rnm, double smoothing) {
     }
 
     /** The replace-one score sensitivity Δ = 2 L₀ R max_v‖v‖₂ / n. */
@@ -100,9 +103,10 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         Checks.notNull("budget", budget);
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(problem, name());
         Polytope set = FrankWolfeSupport.resolvePolytope(domain, problem, name());
+        double beta = Double.NaN;
         if (!Double.isFinite(loss.scalarSmoothness())) {
-            throw Checks.fail("loss", "smooth (finite second derivative bound) for noisy-frank-wolfe; the "
-                    + "Moreau-smoothing oracle for non-smooth GLLs is not available", loss.name());
+            beta = smoothingParameter(loss, problem.data(), set, budget);
+            loss = GllBisectionProx.of(loss, beta, loss.scalarLipschitz() / problem.size());
         }
         if (accountant.relation() != NeighboringRelation.REPLACE_ONE) {
             throw Checks.fail("accountant relation", "REPLACE_ONE", accountant.relation());
@@ -113,7 +117,21 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         double z = Calibration.noiseMultiplier(accountant, zz -> stepsEvent(1 / zz, t), budget.epsilon(),
                 budget.delta(), 1e-6);
         double eps0 = 1 / z;
-        return new Plan(set, loss, t, delta, eps0, new ReportNoisyMax(delta, eps0, false, relation()));
+        return new Plan(set, loss, t, delta, eps0, new ReportNoisyMax(delta, eps0, false, relation()), beta);
+    }
+
+    /**
+     * The Moreau smoothing β for a non-smooth GLL: minimizes A·β^{1/3} + L₀²/(2β), where A·β^{1/3} is the
+     * balanced value 1.89·(2ΓNoise²)^{1/3} of the FW and selection terms (Γ = βR²diam₂²) and L₀²/(2β) the
+     * smoothing bias, giving β = (3L₀²/(2A))^{3/4} ∝ √(nε) (theory-notes/frank-wolfe.md §2.3).
+     */
+    static double smoothingParameter(GeneralizedLinearLoss loss, Dataset data, Polytope set, PrivacyBudget budget) {
+        double r = data.rowNormBound();
+        double l0 = loss.scalarLipschitz();
+        double c = 16 * Math.sqrt(2) * l0 * r * set.maxVertexNorm2() * Math.sqrt(Math.log(1 / budget.delta()))
+                * Math.log(set.vertexCount() + 1.0) / (data.size() * budget.epsilon());
+        double a = 1.89 * Math.cbrt(2 * r * r * set.diameter() * set.diameter()) * Math.pow(c, 2.0 / 3.0);
+        return Math.pow(3 * l0 * l0 / (2 * a), 0.75);
     }
 
     private static DpEvent stepsEvent(double eps0, long t) {
@@ -174,7 +192,13 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         params.put("vertices", (double) nv);
         Map<String, Double> diag = new HashMap<>();
         diag.put("train_loss", problem.empiricalRisk(w));
-        diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, w));
+        if (Double.isNaN(p.smoothing())) {
+            diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, w));
+        } else {
+            params.put("smoothing_beta", p.smoothing());
+            diag.put("frank_wolfe_gap_smoothed", FrankWolfeSupport.frankWolfeGap(
+                    Problem.of(data, loss, set), set, w));
+        }
         return new OptimizationResult(w, report, recorded, p.steps(), p.steps() * n, params, diag);
     }
 

@@ -159,6 +159,25 @@ class NoisyFrankWolfeTest {
     }
 
     @Test
+    void nonSmoothLossIsSmoothedByBisection() {
+        // hinge: the run uses the Moreau envelope with β ∝ √(nε); β quadruples when nε grows 16-fold
+        Problem p = Problem.of(sparse(400, 20, 9).data(), Losses.hinge(), Polytopes.l1Ball(20, 10));
+        PrivacyBudget b = PrivacyBudget.of(2.0, 1e-6);
+        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().build();
+        OptimizationResult r = fw.optimize(p, b, Rngs.seeded(3));
+        assertEquals(DpEvents.normalize(fw.privacyEvent(p, b)), r.ledger());
+        double beta = r.parameters().get("smoothing_beta");
+        double beta16 = NoisyFrankWolfe.smoothingParameter(Losses.hinge(), p.data(), Polytopes.l1Ball(20, 10),
+                PrivacyBudget.of(32.0, 1e-6));
+        assertEquals(4.0, beta16 / beta, 1e-9);
+        // the private model is better than the starting vertex on the training hinge loss
+        DMatrixRMaj w0 = new DMatrixRMaj(20, 1);
+        Polytopes.l1Ball(20, 10).vertex(0, w0);
+        assertTrue(r.nonPrivateDiagnostics().get("train_loss") < p.empiricalRisk(w0));
+        assertTrue(r.nonPrivateDiagnostics().containsKey("frank_wolfe_gap_smoothed"));
+    }
+
+    @Test
     void theoremStepsGrowLikeNEpsilonToTwoThirds() {
         Problem small = sparse(200, 30, 7);
         Problem big = sparse(1600, 30, 7);
@@ -175,8 +194,6 @@ class NoisyFrankWolfeTest {
         NoisyFrankWolfe fw = NoisyFrankWolfe.builder().build();
         assertThrows(IllegalArgumentException.class,
                 () -> fw.optimize(Problem.of(p.data(), Losses.logistic(), ConvexSets.l2Ball(1)), b, Rngs.seeded(1)));
-        assertThrows(IllegalArgumentException.class,
-                () -> fw.optimize(Problem.of(p.data(), Losses.hinge(), Polytopes.l1Ball(10, 1)), b, Rngs.seeded(1)));
         assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder().domain(Polytopes.l1Ball(11, 1))
                 .build().optimize(p, b, Rngs.seeded(1)));
         assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder()
