@@ -13,6 +13,7 @@ public final class BenchSuites {
 
     static {
         add(new DpSgdEpochSuite());
+        add(new FrankWolfeDimensionSuite());
     }
 
     private static void add(BenchSuite s) {

@@ -40,23 +40,27 @@ import org.ejml.data.DMatrixRMaj;
  * sensitivity below is unchanged.
  *
  * <p>Privacy (replace-one, sound preset): each score ⟨v, g_t⟩ changes by at most
- * {@code Δ = 2 L₀ R max_v‖v‖₂ / n} between neighbours (a full-batch mean; scores may move in either
+ * {@code Δ = 2 L₀ · min(R max_v‖v‖₂, B∞ max_v‖v‖₁) / n} between neighbours (B∞ an optional declared bound
+ * on ‖x‖_∞, {@link Builder#supNormBound}) (a full-batch mean; scores may move in either
  * direction), so RNM with b = 2Δ/ε0 is ε0-DP; the T adaptive steps are composed by the
  * {@link AdvancedCompositionAccountant} (DRV and the exact Kairouz–Oh–Viswanath bound), ε0 being the
  * largest per-step budget the accountant certifies within (ε, δ). Stated event:
  * T × EpsilonDeltaEvent(ε0, 0).
  *
  * <p>Parameters (derived in {@code theory-notes/frank-wolfe.md}): T balances the curvature term
- * 2Γ/(T+2), Γ = β₀R²·diam₂(W)², against the selection error 2b ln J:
- * {@code T = ⌈(Γ n ε / (8√2 L₀R max‖v‖₂ √ln(1/δ) ln J))^{2/3}⌉}, clamped to [1, maxIterations].
+ * 2Γ/(T+2), Γ = β₀·min(R·diam₂(W), B∞·2max‖v‖₁)², against the selection error 2b ln J:
+ * {@code T = ⌈(Γ n ε / (8√2 L₀·min(R max‖v‖₂, B∞ max‖v‖₁)·√ln(1/δ)·ln J))^{2/3}⌉}, clamped to
+ * [1, maxIterations].
  */
 public final class NoisyFrankWolfe implements PrivateOptimizer {
-    private final Polytope domain;
+    private final java.util.function.IntFunction<Polytope> domain;
     private final long iterations;
     private final long maxIterations;
     private final PrivacyAccountant accountant;
+    private final double supBound;
 
     private NoisyFrankWolfe(Builder b) {
+        this.supBound = b.supBound;
         this.domain = b.domain;
         this.iterations = b.iterations;
         this.maxIterations = b.maxIterations;
@@ -83,37 +87,60 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
             ReportNoisyMax rnm, double smoothing) {
     }
 
-    /** The replace-one score sensitivity Δ = 2 L₀ R max_v‖v‖₂ / n. */
-    static double sensitivity(GeneralizedLinearLoss loss, Dataset data, Polytope set) {
-        return 2 * loss.scalarLipschitz() * data.rowNormBound() * set.maxVertexNorm2() / data.size();
+    /**
+     * max_{v, x} |⟨v, x⟩| over vertices and admissible rows: min(R·max‖v‖₂, B∞·max‖v‖₁), with B∞ the
+     * declared ℓ∞ row bound (+∞ when not declared).
+     */
+    static double vertexRowBound(Dataset data, Polytope set, double supBound) {
+        return Math.min(data.rowNormBound() * set.maxVertexNorm2(), supBound * set.maxVertexNorm1());
     }
 
-    /** The theorem's iteration count (before clamping). */
+    /** The replace-one score sensitivity Δ = 2 L₀ · max|⟨v, x⟩| / n (no ℓ∞ bound declared). */
+    static double sensitivity(GeneralizedLinearLoss loss, Dataset data, Polytope set) {
+        return sensitivity(loss, data, set, Double.POSITIVE_INFINITY);
+    }
+
+    /** The replace-one score sensitivity Δ = 2 L₀ · min(R max‖v‖₂, B∞ max‖v‖₁) / n. */
+    static double sensitivity(GeneralizedLinearLoss loss, Dataset data, Polytope set, double supBound) {
+        return 2 * loss.scalarLipschitz() * vertexRowBound(data, set, supBound) / data.size();
+    }
+
+    /** The theorem's iteration count (before clamping), no ℓ∞ bound declared. */
     static double theoremSteps(GeneralizedLinearLoss loss, Dataset data, Polytope set, PrivacyBudget budget) {
-        double r = data.rowNormBound();
-        double gamma = loss.scalarSmoothness() * r * r * set.diameter() * set.diameter();
-        double lip = loss.scalarLipschitz() * r;
+        return theoremSteps(loss, data, set, budget, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * The theorem's iteration count: Γ = β₀·min(R·diam₂, B∞·2max‖v‖₁)² (curvature of the empirical risk
+     * on W), noise coefficient from Δ.
+     */
+    static double theoremSteps(GeneralizedLinearLoss loss, Dataset data, Polytope set, PrivacyBudget budget,
+            double supBound) {
+        double spread = Math.min(data.rowNormBound() * set.diameter(), supBound * 2 * set.maxVertexNorm1());
+        double gamma = loss.scalarSmoothness() * spread * spread;
         double num = gamma * data.size() * budget.epsilon();
-        double den = 8 * Math.sqrt(2) * lip * set.maxVertexNorm2() * Math.sqrt(Math.log(1 / budget.delta()))
-                * Math.log(set.vertexCount() + 1.0);
+        double den = 8 * Math.sqrt(2) * loss.scalarLipschitz() * vertexRowBound(data, set, supBound)
+                * Math.sqrt(Math.log(1 / budget.delta())) * Math.log(set.vertexCount() + 1.0);
         return Math.pow(num / den, 2.0 / 3.0);
     }
 
     Plan plan(Problem problem, PrivacyBudget budget) {
         Checks.notNull("budget", budget);
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(problem, name());
-        Polytope set = FrankWolfeSupport.resolvePolytope(domain, problem, name());
+        Polytope set = FrankWolfeSupport.resolvePolytope(
+                domain == null ? null : domain.apply(problem.dimension()), problem, name());
         double beta = Double.NaN;
         if (!Double.isFinite(loss.scalarSmoothness())) {
-            beta = smoothingParameter(loss, problem.data(), set, budget);
+            beta = smoothingParameter(loss, problem.data(), set, budget, supBound);
             loss = GllBisectionProx.of(loss, beta, loss.scalarLipschitz() / problem.size());
         }
         if (accountant.relation() != NeighboringRelation.REPLACE_ONE) {
             throw Checks.fail("accountant relation", "REPLACE_ONE", accountant.relation());
         }
         long t = iterations > 0 ? iterations
-                : (long) Math.max(1, Math.min(maxIterations, Math.ceil(theoremSteps(loss, problem.data(), set, budget))));
-        double delta = sensitivity(loss, problem.data(), set);
+                : (long) Math.max(1, Math.min(maxIterations,
+                        Math.ceil(theoremSteps(loss, problem.data(), set, budget, supBound))));
+        double delta = sensitivity(loss, problem.data(), set, supBound);
         double z = Calibration.noiseMultiplier(accountant, zz -> stepsEvent(1 / zz, t), budget.epsilon(),
                 budget.delta(), 1e-6);
         double eps0 = 1 / z;
@@ -125,12 +152,14 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
      * balanced value 1.89·(2ΓNoise²)^{1/3} of the FW and selection terms (Γ = βR²diam₂²) and L₀²/(2β) the
      * smoothing bias, giving β = (3L₀²/(2A))^{3/4} ∝ √(nε) (theory-notes/frank-wolfe.md §2.3).
      */
-    static double smoothingParameter(GeneralizedLinearLoss loss, Dataset data, Polytope set, PrivacyBudget budget) {
-        double r = data.rowNormBound();
+    static double smoothingParameter(GeneralizedLinearLoss loss, Dataset data, Polytope set, PrivacyBudget budget,
+            double supBound) {
         double l0 = loss.scalarLipschitz();
-        double c = 16 * Math.sqrt(2) * l0 * r * set.maxVertexNorm2() * Math.sqrt(Math.log(1 / budget.delta()))
-                * Math.log(set.vertexCount() + 1.0) / (data.size() * budget.epsilon());
-        double a = 1.89 * Math.cbrt(2 * r * r * set.diameter() * set.diameter()) * Math.pow(c, 2.0 / 3.0);
+        double spread = Math.min(data.rowNormBound() * set.diameter(), supBound * 2 * set.maxVertexNorm1());
+        double c = 16 * Math.sqrt(2) * l0 * vertexRowBound(data, set, supBound)
+                * Math.sqrt(Math.log(1 / budget.delta())) * Math.log(set.vertexCount() + 1.0)
+                / (data.size() * budget.epsilon());
+        double a = 1.89 * Math.cbrt(2 * spread * spread) * Math.pow(c, 2.0 / 3.0);
         return Math.pow(3 * l0 * l0 / (2 * a), 0.75);
     }
 
@@ -153,6 +182,9 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         Polytope set = p.set();
         int n = data.size();
         int d = data.dimension();
+        if (Double.isFinite(supBound)) {
+            checkSupBound(data, supBound);
+        }
         int nv = set.vertexCount();
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
         set.vertex(0, w);
@@ -190,6 +222,9 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         params.put("score_sensitivity", p.sensitivity());
         params.put("laplace_scale", p.rnm().scale());
         params.put("vertices", (double) nv);
+        if (Double.isFinite(supBound)) {
+            params.put("sup_norm_bound", supBound);
+        }
         Map<String, Double> diag = new HashMap<>();
         diag.put("train_loss", problem.empiricalRisk(w));
         if (Double.isNaN(p.smoothing())) {
@@ -202,11 +237,28 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         return new OptimizationResult(w, report, recorded, p.steps(), p.steps() * n, params, diag);
     }
 
+    /**
+     * Refuses data violating the declared ℓ∞ bound, as {@link Dataset} refuses rows above its declared ℓ2
+     * bound: the bound is a public promise about the data, not a statistic of it.
+     */
+    static void checkSupBound(Dataset data, double bound) {
+        for (int i = 0; i < data.size(); i++) {
+            for (int j = 0; j < data.dimension(); j++) {
+                double v = Math.abs(data.feature(i, j));
+                if (!(v <= bound)) {
+                    throw Checks.fail("|feature[" + i + "][" + j + "]|", "at most the declared sup-norm bound "
+                            + bound, v);
+                }
+            }
+        }
+    }
+
     /** Builder; every setter validates. */
     public static final class Builder {
-        private Polytope domain;
+        private java.util.function.IntFunction<Polytope> domain;
         private long iterations;
         private long maxIterations = 10_000;
+        private double supBound = Double.POSITIVE_INFINITY;
         private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
 
         private Builder() {
@@ -214,7 +266,14 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
 
         /** The polytope W (default: the problem's domain, which must then be a polytope). */
         public Builder domain(Polytope p) {
-            this.domain = Checks.notNull("domain", p);
+            Checks.notNull("domain", p);
+            this.domain = d -> p;
+            return this;
+        }
+
+        /** The polytope as a function of the data dimension d (e.g. {@code d -> Polytopes.l1Ball(d, r)}). */
+        public Builder domain(java.util.function.IntFunction<Polytope> byDimension) {
+            this.domain = Checks.notNull("domain", byDimension);
             return this;
         }
 
@@ -233,6 +292,15 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         /** The accountant (replace-one; default advanced composition with the optimal bound). */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
+            return this;
+        }
+
+        /**
+         * Declares a public bound B∞ ≥ ‖x‖_∞ on every row (the setting of the paper, ‖x‖_∞ ≤ 1); then
+         * Δ = 2L₀·min(R max‖v‖₂, B∞ max‖v‖₁)/n. Rows violating it are refused when the run starts.
+         */
+        public Builder supNormBound(double b) {
+            this.supBound = Checks.positive("supNormBound", b);
             return this;
         }
 

@@ -46,7 +46,7 @@ import org.ejml.data.DMatrixRMaj;
  * is ParallelComposed(R × [m × Gaussian(z)]), z calibrated by the accountant (default RDP, replace-one).
  */
 public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
-    private final LpBall domain;
+    private final java.util.function.IntFunction<LpBall> domain;
     private final int rounds;
     private final double stepSize;
     private final int stepsPerRound;
@@ -86,7 +86,8 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
     Plan plan(Problem problem, PrivacyBudget budget) {
         Checks.notNull("budget", budget);
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(problem, name());
-        LpBall ball = FrankWolfeSupport.resolveLpBall(domain, problem, name());
+        LpBall ball = FrankWolfeSupport.resolveLpBall(
+                domain == null ? null : domain.apply(problem.dimension()), problem, name());
         if (!Double.isFinite(loss.scalarSmoothness())) {
             throw Checks.fail("loss", "smooth (finite second-derivative bound) for " + name(), loss.name());
         }
@@ -253,7 +254,7 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
 
     /** Builder; every setter validates. */
     public static final class Builder {
-        private LpBall domain;
+        private java.util.function.IntFunction<LpBall> domain;
         private int rounds;
         private double stepSize = Double.NaN;
         private int stepsPerRound;
@@ -265,7 +266,14 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
 
         /** The ℓp ball (default: the problem's domain, which must then be an LpBall). */
         public Builder domain(LpBall b) {
-            this.domain = Checks.notNull("domain", b);
+            Checks.notNull("domain", b);
+            this.domain = d -> b;
+            return this;
+        }
+
+        /** The ball as a function of the data dimension d (e.g. {@code d -> LpBall.effective(1, d, r)}). */
+        public Builder domain(java.util.function.IntFunction<LpBall> byDimension) {
+            this.domain = Checks.notNull("domain", byDimension);
             return this;
         }
 

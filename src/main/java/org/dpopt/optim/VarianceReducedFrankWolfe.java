@@ -53,7 +53,7 @@ import org.ejml.data.DMatrixRMaj;
  * budget of n records.
  */
 public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
-    private final Polytope domain;
+    private final java.util.function.IntFunction<Polytope> domain;
     private final int rounds;
     private final double stepSize;
     private final int stepsPerRound;
@@ -93,7 +93,8 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
     Plan plan(Problem problem, PrivacyBudget budget) {
         Checks.notNull("budget", budget);
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(problem, name());
-        Polytope set = FrankWolfeSupport.resolvePolytope(domain, problem, name());
+        Polytope set = FrankWolfeSupport.resolvePolytope(
+                domain == null ? null : domain.apply(problem.dimension()), problem, name());
         if (!Double.isFinite(loss.scalarSmoothness())) {
             throw Checks.fail("loss", "smooth (finite second-derivative bound) for " + name(), loss.name());
         }
@@ -271,7 +272,7 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
 
     /** Builder; every setter validates. */
     public static final class Builder {
-        private Polytope domain;
+        private java.util.function.IntFunction<Polytope> domain;
         private int rounds;
         private double stepSize = Double.NaN;
         private int stepsPerRound;
@@ -282,7 +283,14 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
 
         /** The polytope W (default: the problem's domain, which must then be a polytope). */
         public Builder domain(Polytope p) {
-            this.domain = Checks.notNull("domain", p);
+            Checks.notNull("domain", p);
+            this.domain = d -> p;
+            return this;
+        }
+
+        /** The polytope as a function of the data dimension d (e.g. {@code d -> Polytopes.l1Ball(d, r)}). */
+        public Builder domain(java.util.function.IntFunction<Polytope> byDimension) {
+            this.domain = Checks.notNull("domain", byDimension);
             return this;
         }
 

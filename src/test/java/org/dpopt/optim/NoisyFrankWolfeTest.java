@@ -168,7 +168,7 @@ class NoisyFrankWolfeTest {
         assertEquals(DpEvents.normalize(fw.privacyEvent(p, b)), r.ledger());
         double beta = r.parameters().get("smoothing_beta");
         double beta16 = NoisyFrankWolfe.smoothingParameter(Losses.hinge(), p.data(), Polytopes.l1Ball(20, 10),
-                PrivacyBudget.of(32.0, 1e-6));
+                PrivacyBudget.of(32.0, 1e-6), Double.POSITIVE_INFINITY);
         assertEquals(4.0, beta16 / beta, 1e-9);
         // the private model is better than the starting vertex on the training hinge loss
         DMatrixRMaj w0 = new DMatrixRMaj(20, 1);
