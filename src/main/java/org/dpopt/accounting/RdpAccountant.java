@@ -273,6 +273,10 @@ public final class RdpAccountant implements PrivacyAccountant {
     public EpsilonAtOrder epsilonWithOrder(DpEvent event, double delta) {
         Checks.delta("delta", delta);
         double[] r = rdp(event);
+        if (allZero(r)) {
+            // zero Rényi divergence at any order α > 1 means the output distributions coincide
+            return new EpsilonAtOrder(0, orders[0], false);
+        }
         double best = Double.POSITIVE_INFINITY;
         int bestK = -1;
         for (int k = 0; k < orders.length; k++) {
@@ -306,6 +310,9 @@ public final class RdpAccountant implements PrivacyAccountant {
             throw Checks.fail("epsilon", "non-negative", epsilon);
         }
         double[] r = rdp(event);
+        if (allZero(r)) {
+            return 0;
+        }
         double best = 1.0;
         for (int k = 0; k < orders.length; k++) {
             double a = orders[k];
@@ -318,6 +325,15 @@ public final class RdpAccountant implements PrivacyAccountant {
             best = Math.min(best, Math.exp(logDelta));
         }
         return best;
+    }
+
+    private static boolean allZero(double[] r) {
+        for (double v : r) {
+            if (v != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -13,6 +13,7 @@ public final class BenchSuites {
 
     static {
         add(new DpSgdEpochSuite());
+        add(new RealDataSuite());
         add(new FrankWolfeDimensionSuite());
     }
 

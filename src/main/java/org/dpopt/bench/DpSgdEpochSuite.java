@@ -39,8 +39,8 @@ final class DpSgdEpochSuite implements BenchSuite {
         progress.flush();
         Dataset data = Synthetic.logistic(n, Synthetic.plantedVector(d, 2.0, rng), rng).data();
         Problem problem = Problem.of(data, Losses.logistic());
-        NoisySgd dp = NoisySgd.builder().batchSize(256).epochs(1).noiseMultiplier(1.0).build();
-        NonPrivateSgd plain = new NonPrivateSgd(256, 1, 1.0, 0);
+        NoisySgd dp = NoisySgd.builder().batchSize(256).epochs(1).noiseMultiplier(1.0).diagnostics(false).build();
+        NonPrivateSgd plain = new NonPrivateSgd(256, 1, 1.0, 0, false);
         PrivacyBudget budget = PrivacyBudget.of(1, 1e-6);
         double[] tDp = new double[reps];
         double[] tPlain = new double[reps];
@@ -65,7 +65,7 @@ final class DpSgdEpochSuite implements BenchSuite {
         for (int r = 0; r < reps; r++) {
             xs[r] = r;
         }
-        Plots.line(out.resolve("dpsgd-epoch.png"), "One epoch, n=" + n + ", d=" + d + " (note: train_loss pass included)",
+        Plots.line(out.resolve("dpsgd-epoch.png"), "One epoch, n=" + n + ", d=" + d + "",
                 "repetition", "seconds", List.of(new Plots.Series("DP-SGD", xs, tDp),
                         new Plots.Series("non-private SGD", xs, tPlain)), false, false);
         Map<String, Object> s = new LinkedHashMap<>();

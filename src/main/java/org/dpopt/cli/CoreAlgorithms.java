@@ -51,7 +51,7 @@ final class CoreAlgorithms {
         return new Algorithms.Spec("non-private", Set.of("--epochs", "--batch-size", "--learning-rate", "--radius", "--l2"),
                 "logistic",
                 o -> new NonPrivateSgd(TrainOptions.or(o.batchSize(), 0), TrainOptions.or(o.epochs(), 30.0),
-                        TrainOptions.or(o.learningRate(), 1.0), TrainOptions.or(o.l2(), 0.0)),
+                        TrainOptions.or(o.learningRate(), 1.0), TrainOptions.or(o.l2(), 0.0), true),
                 "mini-batch SGD without clipping or noise (baseline; no privacy)");
     }
 }

@@ -120,14 +120,14 @@ final class TrainCommand implements Callable<Integer> {
         PrivateOptimizer opt = alg.factory().apply(opts);
 
         DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
-        DatasetIO.ReadResult trainRead = read(data, policy);
+        DatasetIO.ReadResult trainRead = read(data, policy, 0);
         Dataset train;
         Dataset test;
         UniformRandomProvider splitRng = Rngs.seeded(seed ^ 0x5DEECE66DL);
         int projected = trainRead.projectedRows();
         if (testData != null) {
             train = trainRead.dataset();
-            DatasetIO.ReadResult tr = read(testData, policy);
+            DatasetIO.ReadResult tr = read(testData, policy, train.dimension());
             test = tr.dataset();
             if (test.dimension() != train.dimension()) {
                 throw Checks.fail("number of features in --test-data", "equal to the training data's " + train.dimension(),
@@ -197,7 +197,7 @@ final class TrainCommand implements Callable<Integer> {
         return 0;
     }
 
-    private DatasetIO.ReadResult read(Path f, DatasetIO.RowNormPolicy policy) {
+    private DatasetIO.ReadResult read(Path f, DatasetIO.RowNormPolicy policy, int libsvmDimension) {
         if (!Files.isRegularFile(f)) {
             throw Checks.fail("data file", "an existing file", f);
         }
@@ -205,7 +205,7 @@ final class TrainCommand implements Callable<Integer> {
             case "csv":
                 return DatasetIO.readCsv(f, rowNormBound, policy);
             case "libsvm":
-                return DatasetIO.readLibsvm(f, 0, rowNormBound, policy);
+                return DatasetIO.readLibsvm(f, libsvmDimension, rowNormBound, policy);
             default:
                 throw Checks.fail("--format", "csv or libsvm", format);
         }

@@ -64,6 +64,7 @@ public final class NoisySgd implements PrivateOptimizer {
     private final double l2;
     private final double fixedNoiseMultiplier; // NaN: calibrate
     private final PrivacyAccountant accountant;
+    private final boolean diagnostics;
 
     private NoisySgd(Builder b) {
         this.mode = b.mode;
@@ -75,6 +76,7 @@ public final class NoisySgd implements PrivateOptimizer {
         this.l2 = b.l2;
         this.fixedNoiseMultiplier = b.noiseMultiplier;
         this.accountant = b.accountant;
+        this.diagnostics = b.diagnostics;
     }
 
     /** A builder with the documented defaults. */
@@ -265,7 +267,9 @@ public final class NoisySgd implements PrivateOptimizer {
             params.put("sigma_on_mean", sigma / normalizer);
         }
         Map<String, Double> diag = new HashMap<>();
-        diag.put("train_loss", problem.empiricalRisk(out));
+        if (diagnostics) {
+            diag.put("train_loss", problem.empiricalRisk(out));
+        }
         diag.put("mean_clipped_fraction", clippedFraction / steps);
         return new OptimizationResult(out, report, recorded, steps, evals, params, diag);
     }
@@ -281,8 +285,15 @@ public final class NoisySgd implements PrivateOptimizer {
         private double l2 = 0;
         private double noiseMultiplier = Double.NaN;
         private PrivacyAccountant accountant = new RdpAccountant();
+        private boolean diagnostics = true;
 
         private Builder() {
+        }
+
+        /** Whether to compute non-private diagnostics (training loss: one extra data pass). Default true. */
+        public Builder diagnostics(boolean on) {
+            this.diagnostics = on;
+            return this;
         }
 
         /** PRACTICAL (default) or PAPER. */

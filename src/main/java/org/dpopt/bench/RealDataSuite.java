@@ -1,0 +1,143 @@
+package org.dpopt.bench;
+
+import java.io.BufferedReader;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.dpopt.data.Dataset;
+import org.dpopt.data.DatasetIO;
+import org.dpopt.loss.Losses;
+import org.dpopt.loss.Problem;
+import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Metrics;
+import org.dpopt.optim.NoisySgd;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+
+/**
+ * {@code dpopt bench --suite real-data}: test accuracy of dpopt's classifiers on the real datasets of
+ * the shared data folder (fixed train/test files), against the peers' numbers in
+ * {@code refdata/peers-accuracy.csv} (diffprivlib 0.6.6, Opacus 1.4.0), at ε ∈ {0.5, 1, 2, 5}, δ = 1e-5.
+ * The shared folder is found at {@code $DPOPT_SHARED} or {@code ../shared}; Adult is read from there and
+ * never copied into the project.
+ */
+final class RealDataSuite implements BenchSuite {
+
+    /** The algorithms compared (default settings; add more here). */
+    static Map<String, Supplier<PrivateOptimizer>> algorithms() {
+        Map<String, Supplier<PrivateOptimizer>> m = new LinkedHashMap<>();
+        m.put("dpopt dp-sgd", () -> NoisySgd.builder().build());
+        return m;
+    }
+
+    @Override
+    public String name() {
+        return "real-data";
+    }
+
+    static Path sharedDir() {
+        String env = System.getenv("DPOPT_SHARED");
+        return env != null ? Path.of(env) : Path.of("..", "shared");
+    }
+
+    @Override
+    public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
+        Path shared = sharedDir();
+        Path data = shared.resolve("data");
+        if (!Files.isDirectory(data)) {
+            throw new IllegalArgumentException("shared data folder must exist (set DPOPT_SHARED) but was " + data);
+        }
+        double[] epsilons = {0.5, 1, 2, 5};
+        List<String> names = quick ? List.of("breast_cancer") : List.of("breast_cancer", "heart_scale", "diabetes", "adult");
+        Map<String, Double> peers = readPeers(shared.resolve("refdata/peers-accuracy.csv"));
+        StringBuilder csv = new StringBuilder("dataset,algorithm,epsilon,delta,runs,accuracy_mean,accuracy_std,seconds_mean\n");
+        Map<String, Object> summary = new LinkedHashMap<>();
+        for (String name : names) {
+            Path trainF = data.resolve(name + "_train.csv");
+            Path testF = data.resolve(name + "_test.csv");
+            if (!Files.exists(trainF)) {
+                progress.println("skipping " + name + ": " + trainF + " not found");
+                continue;
+            }
+            Dataset train = DatasetIO.readCsv(trainF, 1.0, DatasetIO.RowNormPolicy.REJECT).dataset();
+            Dataset test = DatasetIO.readCsv(testF, 1.0, DatasetIO.RowNormPolicy.REJECT).dataset();
+            Problem problem = Problem.of(train, Losses.logistic());
+            int runs = quick ? 2 : (train.size() > 10_000 ? 5 : 20);
+            List<Plots.Series> series = new ArrayList<>();
+            for (Map.Entry<String, Supplier<PrivateOptimizer>> alg : algorithms().entrySet()) {
+                double[] means = new double[epsilons.length];
+                for (int k = 0; k < epsilons.length; k++) {
+                    double[] acc = new double[runs];
+                    double secs = 0;
+                    for (int r = 0; r < runs; r++) {
+                        long t0 = System.nanoTime();
+                        PrivateOptimizer opt = alg.getValue().get();
+                        var res = opt.optimize(problem, PrivacyBudget.of(epsilons[k], 1e-5), Rngs.seeded(100 + r));
+                        secs += (System.nanoTime() - t0) / 1e9;
+                        acc[r] = Metrics.accuracy(res.solution(), test);
+                    }
+                    double mean = java.util.Arrays.stream(acc).average().orElse(Double.NaN);
+                    double sd = Math.sqrt(java.util.Arrays.stream(acc).map(a -> (a - mean) * (a - mean)).sum()
+                            / Math.max(1, runs - 1));
+                    means[k] = mean;
+                    csv.append(String.format("%s,%s,%s,1e-5,%d,%.6f,%.6f,%.4f%n", name, alg.getKey(), epsilons[k], runs,
+                            mean, sd, secs / runs));
+                    progress.printf("%s %s eps=%s: %.4f ± %.4f (%.3f s/run)%n", name, alg.getKey(), epsilons[k], mean, sd,
+                            secs / runs);
+                    progress.flush();
+                    if (epsilons[k] == 1) {
+                        summary.put(name + " " + alg.getKey() + " acc@eps=1", round(mean));
+                    }
+                }
+                series.add(new Plots.Series(alg.getKey(), epsilons, means));
+            }
+            for (String peer : new String[] {"opacus-1.4.0(torch-1.13.1;RDP)", "diffprivlib-0.6.6"}) {
+                double[] ys = new double[epsilons.length];
+                boolean all = true;
+                for (int k = 0; k < epsilons.length; k++) {
+                    Double v = peers.get(peer + "|" + name + "|" + fmt(epsilons[k]));
+                    all &= v != null;
+                    ys[k] = v == null ? Double.NaN : v;
+                }
+                if (all) {
+                    series.add(new Plots.Series(peer, epsilons, ys));
+                    summary.put(name + " " + peer + " acc@eps=1", peers.get(peer + "|" + name + "|1"));
+                }
+            }
+            Plots.line(out.resolve("real-data-" + name + ".png"), name + ": test accuracy vs epsilon (delta=1e-5)",
+                    "epsilon", "test accuracy", series, false, false);
+        }
+        Files.writeString(out.resolve("real-data.csv"), csv.toString());
+        return summary;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+
+    private static String fmt(double e) {
+        return e == Math.rint(e) ? String.valueOf((long) e) : String.valueOf(e);
+    }
+
+    static Map<String, Double> readPeers(Path f) throws Exception {
+        Map<String, Double> m = new LinkedHashMap<>();
+        if (!Files.exists(f)) {
+            return m;
+        }
+        try (BufferedReader br = Files.newBufferedReader(f)) {
+            String line = br.readLine();
+            while ((line = br.readLine()) != null) {
+                String[] p = line.split(",");
+                if (p.length >= 5) {
+                    m.put(p[0] + "|" + p[1] + "|" + p[2], Double.parseDouble(p[4]));
+                }
+            }
+        }
+        return m;
+    }
+}
