@@ -57,6 +57,7 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
         List<Double> sgd = new ArrayList<>();
         List<Double> fwSd = new ArrayList<>();
         List<Double> sgdSd = new ArrayList<>();
+        List<Double> trivial = new ArrayList<>();
         StringBuilder csv = new StringBuilder("d,n,epsilon,delta,seed,algorithm,excess_risk,train_loss,steps,"
                 + "learning_rate,seconds\n");
         for (int d = 10; d <= maxD; d *= 10) {
@@ -91,6 +92,9 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
                         fwRisk[rep], sgdRisk[rep]);
                 progress.flush();
             }
+            double zero = SparseLogistic.excessRisk(loss, new DMatrixRMaj(d, 1), ws, k, popSamples, Rngs.seeded(99));
+            csv.append(row(d, n, eps, 0, "zero-vector", zero, Math.log(2), 0, Double.NaN, 0));
+            trivial.add(zero);
             ds.add((double) d);
             fw.add(mean(fwRisk));
             sgd.add(mean(sgdRisk));
@@ -105,13 +109,15 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
         Plots.line(out.resolve("fw-dimension.png"), "Excess population risk vs d (n=" + n + ", eps=" + eps
                 + ", delta=1e-6, l1 ball r=10)", "dimension d", "excess risk F(w) - F(w*)",
                 List.of(new Plots.Series("noisy Frank-Wolfe (Alg. 3)", x, toArray(fw)),
-                        new Plots.Series("DP-SGD + l1 projection (best lr)", x, toArray(sgd))), true, false);
+                        new Plots.Series("DP-SGD + l1 projection (best lr)", x, toArray(sgd)),
+                        new Plots.Series("w = 0 (trivial)", x, toArray(trivial))), true, false);
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("n", n);
         s.put("epsilon", eps);
         for (int i = 0; i < x.length; i++) {
             s.put("d=" + (long) x[i] + " noisy-fw excess (sd)", String.format("%.4f (%.4f)", fw.get(i), fwSd.get(i)));
             s.put("d=" + (long) x[i] + " dp-sgd excess (sd)", String.format("%.4f (%.4f)", sgd.get(i), sgdSd.get(i)));
+            s.put("d=" + (long) x[i] + " w=0 excess", String.format("%.4f", trivial.get(i)));
         }
         if (x.length >= 2) {
             s.put("noisy-fw slope log(excess) vs log d", slope(x, toArray(fw)));

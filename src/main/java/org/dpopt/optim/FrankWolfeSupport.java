@@ -1,5 +1,6 @@
 package org.dpopt.optim;
 
+import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.LpBall;
@@ -12,6 +13,38 @@ import org.ejml.data.DMatrixRMaj;
 /** Shared checks and non-private diagnostics of the Frank–Wolfe family. */
 public final class FrankWolfeSupport {
     private FrankWolfeSupport() {
+    }
+
+    /**
+     * The order in which a one-pass method reads the records: blocks of {@code block} consecutive rows
+     * (the last may be shorter) in a uniformly random order drawn from rng (rows inside a block keep
+     * their storage order), or plain storage order when {@code shuffle} is false. Either way a
+     * data-independent partition. block = 1 is a uniformly random permutation; larger blocks keep
+     * memory reads sequential within a block (much faster for large n) at the cost of correlation
+     * inside a batch when the storage order is not random.
+     */
+    static int[] readOrder(int n, int block, boolean shuffle, UniformRandomProvider rng) {
+        int[] order = new int[n];
+        int nb = (n + block - 1) / block;
+        int[] blocks = new int[nb];
+        for (int b = 0; b < nb; b++) {
+            blocks[b] = b;
+        }
+        for (int b = nb - 1; b > 0 && shuffle; b--) {
+            int k = rng.nextInt(b + 1);
+            int tmp = blocks[b];
+            blocks[b] = blocks[k];
+            blocks[k] = tmp;
+        }
+        int pos = 0;
+        for (int b = 0; b < nb; b++) {
+            int start = blocks[b] * block;
+            int end = Math.min(n, start + block);
+            for (int i = start; i < end; i++) {
+                order[pos++] = i;
+            }
+        }
+        return order;
     }
 
     /** The problem's loss as a GLL, or a refusal naming the algorithm. */

@@ -57,6 +57,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
     private final long iterations;
     private final long maxIterations;
     private final PrivacyAccountant accountant;
+    private final boolean diagnostics;
     private final double supBound;
 
     private NoisyFrankWolfe(Builder b) {
@@ -65,6 +66,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         this.iterations = b.iterations;
         this.maxIterations = b.maxIterations;
         this.accountant = b.accountant;
+        this.diagnostics = b.diagnostics;
     }
 
     /** A builder with the documented defaults. */
@@ -226,13 +228,17 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
             params.put("sup_norm_bound", supBound);
         }
         Map<String, Double> diag = new HashMap<>();
-        diag.put("train_loss", problem.empiricalRisk(w));
-        if (Double.isNaN(p.smoothing())) {
-            diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, w));
-        } else {
+        if (!Double.isNaN(p.smoothing())) {
             params.put("smoothing_beta", p.smoothing());
-            diag.put("frank_wolfe_gap_smoothed", FrankWolfeSupport.frankWolfeGap(
-                    Problem.of(data, loss, set), set, w));
+        }
+        if (diagnostics) {
+            diag.put("train_loss", problem.empiricalRisk(w));
+            if (Double.isNaN(p.smoothing())) {
+                diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, w));
+            } else {
+                diag.put("frank_wolfe_gap_smoothed", FrankWolfeSupport.frankWolfeGap(
+                        Problem.of(data, loss, set), set, w));
+            }
         }
         return new OptimizationResult(w, report, recorded, p.steps(), p.steps() * n, params, diag);
     }
@@ -260,6 +266,8 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         private long maxIterations = 10_000;
         private double supBound = Double.POSITIVE_INFINITY;
         private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
+
+        private boolean diagnostics = true;
 
         private Builder() {
         }
@@ -301,6 +309,12 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
          */
         public Builder supNormBound(double b) {
             this.supBound = Checks.positive("supNormBound", b);
+            return this;
+        }
+
+        /** Whether to compute the non-private diagnostics (two extra data passes). Default true. */
+        public Builder diagnostics(boolean on) {
+            this.diagnostics = on;
             return this;
         }
 

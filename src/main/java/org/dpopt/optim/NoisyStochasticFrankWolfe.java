@@ -51,6 +51,9 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
     private final double stepSize;
     private final int stepsPerRound;
     private final PrivacyAccountant accountant;
+    private final boolean diagnostics;
+    private final boolean shuffle;
+    private final int shuffleBlock;
 
     private NoisyStochasticFrankWolfe(Builder b) {
         this.domain = b.domain;
@@ -58,6 +61,9 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         this.stepSize = b.stepSize;
         this.stepsPerRound = b.stepsPerRound;
         this.accountant = b.accountant;
+        this.diagnostics = b.diagnostics;
+        this.shuffle = b.shuffle;
+        this.shuffleBlock = b.shuffleBlock;
     }
 
     /** A builder with the documented defaults. */
@@ -155,16 +161,7 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         LpBall ball = p.ball();
         int n = data.size();
         int d = data.dimension();
-        int[] perm = new int[n];
-        for (int i = 0; i < n; i++) {
-            perm[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int k = rng.nextInt(i + 1);
-            int tmp = perm[i];
-            perm[i] = perm[k];
-            perm[k] = tmp;
-        }
+        int[] perm = FrankWolfeSupport.readOrder(n, shuffleBlock, shuffle, rng);
         long total = (long) p.rounds() * p.steps();
         long chosen = rng.nextLong(total);
         GaussianNoise noise = GaussianNoise.of(rng);
@@ -247,8 +244,10 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         params.put("p", ball.p());
         params.put("output_index", (double) chosen);
         Map<String, Double> diag = new HashMap<>();
-        diag.put("train_loss", problem.empiricalRisk(out));
-        diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, ball, out));
+        if (diagnostics) {
+            diag.put("train_loss", problem.empiricalRisk(out));
+            diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, ball, out));
+        }
         return new OptimizationResult(out, report, recorded, total, evals, params, diag);
     }
 
@@ -260,6 +259,10 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         private int stepsPerRound;
         private PrivacyAccountant accountant = new RdpAccountant(RdpAccountant.DEFAULT_ORDERS,
                 RdpAccountant.Conversion.IMPROVED, NeighboringRelation.REPLACE_ONE);
+
+        private boolean diagnostics = true;
+        private boolean shuffle = true;
+        private int shuffleBlock = 8;
 
         private Builder() {
         }
@@ -298,6 +301,32 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         /** The accountant (replace-one; default RDP with the improved conversion). */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
+            return this;
+        }
+
+        /** Whether to compute the non-private diagnostics (two extra data passes). Default true. */
+        public Builder diagnostics(boolean on) {
+            this.diagnostics = on;
+            return this;
+        }
+
+        /**
+         * Whether batches are cut from a random order of row blocks (default) or from the storage order.
+         * Both are data-independent partitions, so privacy is the same; storage order is only
+         * statistically sound when the rows are already in random order.
+         */
+        public Builder shuffle(boolean on) {
+            this.shuffle = on;
+            return this;
+        }
+
+        /**
+         * Rows per shuffled block (default 8; 1 = a uniformly random permutation of rows). Blocks keep
+         * memory reads sequential: with n = 10⁶, d = 100 a row-level permutation made the pass several
+         * times slower than a plain gradient pass on our machine.
+         */
+        public Builder shuffleBlock(int rows) {
+            this.shuffleBlock = Checks.atLeastOne("shuffleBlock", rows);
             return this;
         }
 

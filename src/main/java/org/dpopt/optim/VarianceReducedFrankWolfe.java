@@ -34,8 +34,9 @@ import org.ejml.data.DMatrixRMaj;
  * <p>R rounds of m steps with a constant step μ. Round r: anchor {@code d_0 = (1/b₀) Σ_{A_r} ∇f(w_0; z)};
  * step t: {@code j_t = argmin_j ⟨v_j, d_t⟩ + Lap(s)} (report-noisy-max), {@code w_{t+1} = w_t + μ(v_{j_t} − w_t)},
  * then on a fresh batch B_{t+1} of size b: {@code d_{t+1} = d_t + (1/b) Σ_{B_{t+1}} [∇f(w_{t+1}; z) − ∇f(w_t; z)]}.
- * Every batch is a fresh block of a random (data-independent) permutation: each record is used in at
- * most one batch. Output: an iterate w_{r,t} drawn uniformly (index fixed before the run).
+ * Every batch is a fresh segment of a random, data-independent read order (shuffled blocks of 8 rows by
+ * default, {@link Builder#shuffleBlock}): each record is used in at most one batch. Output: an iterate w_{r,t}
+ * drawn uniformly (index fixed before the run).
  *
  * <p>Assumptions: a smooth GLL (|φ′| ≤ L₀, |φ″| ≤ β₀, possibly non-convex), rows ‖x‖₂ ≤ R; so f is
  * L = L₀R-Lipschitz and β = β₀R²-smooth in ℓ2.
@@ -58,6 +59,9 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
     private final double stepSize;
     private final int stepsPerRound;
     private final PrivacyAccountant accountant;
+    private final boolean diagnostics;
+    private final boolean shuffle;
+    private final int shuffleBlock;
 
     private VarianceReducedFrankWolfe(Builder b) {
         this.domain = b.domain;
@@ -65,6 +69,9 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         this.stepSize = b.stepSize;
         this.stepsPerRound = b.stepsPerRound;
         this.accountant = b.accountant;
+        this.diagnostics = b.diagnostics;
+        this.shuffle = b.shuffle;
+        this.shuffleBlock = b.shuffleBlock;
     }
 
     /** A builder with the documented defaults. */
@@ -180,16 +187,7 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         int n = data.size();
         int d = data.dimension();
         int nv = set.vertexCount();
-        int[] perm = new int[n];
-        for (int i = 0; i < n; i++) {
-            perm[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int k = rng.nextInt(i + 1);
-            int tmp = perm[i];
-            perm[i] = perm[k];
-            perm[k] = tmp;
-        }
+        int[] perm = FrankWolfeSupport.readOrder(n, shuffleBlock, shuffle, rng);
         long total = (long) p.rounds() * p.steps();
         long chosen = rng.nextLong(total);
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
@@ -265,8 +263,10 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         params.put("laplace_scale", p.rnm().scale());
         params.put("output_index", (double) chosen);
         Map<String, Double> diag = new HashMap<>();
-        diag.put("train_loss", problem.empiricalRisk(out));
-        diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, out));
+        if (diagnostics) {
+            diag.put("train_loss", problem.empiricalRisk(out));
+            diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, out));
+        }
         return new OptimizationResult(out, report, recorded, total, evals, params, diag);
     }
 
@@ -277,6 +277,10 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         private double stepSize = Double.NaN;
         private int stepsPerRound;
         private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
+
+        private boolean diagnostics = true;
+        private boolean shuffle = true;
+        private int shuffleBlock = 8;
 
         private Builder() {
         }
@@ -315,6 +319,32 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         /** The accountant (replace-one; default advanced composition with the optimal bound). */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
+            return this;
+        }
+
+        /** Whether to compute the non-private diagnostics (two extra data passes). Default true. */
+        public Builder diagnostics(boolean on) {
+            this.diagnostics = on;
+            return this;
+        }
+
+        /**
+         * Whether batches are cut from a random order of row blocks (default) or from the storage order.
+         * Both are data-independent partitions, so privacy is the same; storage order is only
+         * statistically sound when the rows are already in random order.
+         */
+        public Builder shuffle(boolean on) {
+            this.shuffle = on;
+            return this;
+        }
+
+        /**
+         * Rows per shuffled block (default 8; 1 = a uniformly random permutation of rows). Blocks keep
+         * memory reads sequential: with n = 10⁶, d = 100 a row-level permutation made the pass several
+         * times slower than a plain gradient pass on our machine.
+         */
+        public Builder shuffleBlock(int rows) {
+            this.shuffleBlock = Checks.atLeastOne("shuffleBlock", rows);
             return this;
         }
 

@@ -183,6 +183,35 @@ class VarianceReducedFrankWolfeTest {
     }
 
     @Test
+    void readOrderIsAPermutationOfShuffledBlocks() {
+        for (int block : new int[] {1, 3, 8}) {
+            int[] o = FrankWolfeSupport.readOrder(50, block, true, Rngs.seeded(block));
+            boolean[] seen = new boolean[50];
+            for (int i : o) {
+                assertTrue(!seen[i]);
+                seen[i] = true;
+            }
+            // rows of a block stay together and in order
+            for (int k = 0; k + 1 < 50; k++) {
+                if (o[k] % block != block - 1 && o[k] != 49) {
+                    assertEquals(o[k] + 1, o[k + 1]);
+                }
+            }
+        }
+        int[] id = FrankWolfeSupport.readOrder(20, 1, false, Rngs.seeded(1));
+        for (int i = 0; i < 20; i++) {
+            assertEquals(i, id[i]);
+        }
+        int[] a = FrankWolfeSupport.readOrder(1000, 1, true, Rngs.seeded(2));
+        int fixed = 0;
+        for (int i = 0; i < 1000; i++) {
+            fixed += a[i] == i ? 1 : 0;
+        }
+        assertTrue(fixed < 10, "a random permutation has ~1 fixed point, got " + fixed);
+        assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().shuffleBlock(0));
+    }
+
+    @Test
     void refusesUnsupportedConfigurations() {
         Problem p = sparse(200, 10, 9);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
