@@ -47,6 +47,11 @@ public final class FrankWolfeSupport {
         return order;
     }
 
+    /** The automatic shuffle block: min(32, max(1, batch/8)) rows (public: depends on sizes only). */
+    static int autoBlock(int batch) {
+        return Math.max(1, Math.min(32, batch / 8));
+    }
+
     /** The problem's loss as a GLL, or a refusal naming the algorithm. */
     static GeneralizedLinearLoss requireGll(Problem problem, String algorithm) {
         Checks.notNull("problem", problem);

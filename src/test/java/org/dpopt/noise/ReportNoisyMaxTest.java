@@ -2,6 +2,7 @@ package org.dpopt.noise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.EpsilonDeltaEvent;
@@ -57,6 +58,30 @@ class ReportNoisyMaxTest {
             double r = Math.max((double) ca[j] / cb[j], (double) cb[j] / ca[j]);
             org.junit.jupiter.api.Assertions.assertTrue(r < Math.E, "ratio " + r + " for outcome " + j);
         }
+    }
+
+    @Test
+    void selectionOverTwoDVerticesDoesNotAllocate() {
+        // RNM over the 2d = 20000 scores of an ℓ1 ball: one pass, no sorting, no allocation
+        ReportNoisyMax rnm = new ReportNoisyMax(0.1, 1.0, false, NeighboringRelation.REPLACE_ONE);
+        double[] scores = new double[20_000];
+        for (int j = 0; j < scores.length; j++) {
+            scores[j] = Math.sin(j);
+        }
+        UniformRandomProvider rng = Rngs.seeded(3);
+        int sink = 0;
+        for (int k = 0; k < 200; k++) {
+            sink += rnm.argmin(scores, scores.length, rng);
+        }
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
+        for (int k = 0; k < 200; k++) {
+            sink += rnm.argmin(scores, scores.length, rng);
+        }
+        long allocated = mx.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        assertTrue(sink >= 0);
+        assertTrue(allocated < 4096, "allocated " + allocated + " bytes in 200 selections");
     }
 
     @Test
