@@ -151,11 +151,11 @@ class NoisyStochasticFrankWolfeTest {
     @Test
     void onePassAndGapReduction() {
         // ε = 100: noise is small; the random iterate's gap is limited by the estimator's sampling error
-        // (anchor batches of ~80 records), so only a halving of the starting gap is required.
-        Problem p = problem(20000, 20, 1.5, 6);
+        // (one pass over n = 10⁵ records), so only a halving of the starting gap is required.
+        Problem p = problem(100_000, 20, 1.5, 6);
         PrivacyBudget budget = PrivacyBudget.of(100, 1e-6);
         NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().build();
-        int[] visits = new int[20000];
+        int[] visits = new int[100_000];
         OptimizationResult r = sfw.run(p, budget, sfw.plan(p, budget), Rngs.seeded(7), null, i -> visits[i]++);
         long used = 0;
         for (int v : visits) {
@@ -164,8 +164,12 @@ class NoisyStochasticFrankWolfeTest {
         }
         assertEquals(sfw.plan(p, budget).records(), used);
         double gap0 = FrankWolfeSupport.frankWolfeGap(p, (LpBall) p.domain(), new DMatrixRMaj(20, 1));
-        double gap = r.nonPrivateDiagnostics().get("frank_wolfe_gap");
-        assertTrue(gap < 0.5 * gap0, "gap " + gap + " vs " + gap0);
+        // the guarantee is for the expected gap of the random output iterate: average 6 seeded runs
+        double mean = r.nonPrivateDiagnostics().get("frank_wolfe_gap") / 6;
+        for (int seed = 8; seed < 13; seed++) {
+            mean += sfw.optimize(p, budget, Rngs.seeded(seed)).nonPrivateDiagnostics().get("frank_wolfe_gap") / 6;
+        }
+        assertTrue(mean < 0.5 * gap0, "mean gap " + mean + " vs " + gap0);
     }
 
     @Test

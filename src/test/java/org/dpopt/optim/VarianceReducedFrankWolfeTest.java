@@ -170,15 +170,18 @@ class VarianceReducedFrankWolfeTest {
 
     @Test
     void reducesTheFrankWolfeGapWithAGenerousBudget() {
-        // ε = 200: the noise is small; the random iterate's empirical FW gap must be well below the gap at
+        // ε = 200: the noise is small; the random iterate's mean empirical FW gap must be well below the gap at
         // the starting vertex (a non-convex-style stationarity guarantee).
         Problem p = sparse(20000, 20, 6);
-        OptimizationResult r = VarianceReducedFrankWolfe.builder().build()
-                .optimize(p, PrivacyBudget.of(200, 1e-6), Rngs.seeded(7));
         DMatrixRMaj w0 = new DMatrixRMaj(20, 1);
         ((Polytope) p.domain()).vertex(0, w0);
         double gap0 = FrankWolfeSupport.frankWolfeGap(p, (Polytope) p.domain(), w0);
-        double gap = r.nonPrivateDiagnostics().get("frank_wolfe_gap");
+        // expected gap of the random output iterate: mean of 5 seeded runs
+        double gap = 0;
+        for (int seed = 7; seed < 12; seed++) {
+            gap += VarianceReducedFrankWolfe.builder().build().optimize(p, PrivacyBudget.of(200, 1e-6),
+                    Rngs.seeded(seed)).nonPrivateDiagnostics().get("frank_wolfe_gap") / 5;
+        }
         assertTrue(gap < 0.25 * gap0, "gap " + gap + " vs start " + gap0);
     }
 
