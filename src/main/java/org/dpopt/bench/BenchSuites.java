@@ -15,6 +15,7 @@ public final class BenchSuites {
         add(new DpSgdEpochSuite());
         add(new RealDataSuite());
         add(new FrankWolfeDimensionSuite());
+        add(new VrFrankWolfePassSuite());
     }
 
     private static void add(BenchSuite s) {

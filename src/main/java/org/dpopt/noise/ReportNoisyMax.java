@@ -17,7 +17,8 @@ import org.dpopt.linalg.Checks;
  * scores move in the same direction between neighbours, as for counting queries — {@code b = Δ/ε0}
  * suffices. Each call is the event {@code EpsilonDeltaEvent(ε0, 0)} (pure ε0-DP).
  *
- * <p>Cost: O(J) per call, one pass, two logarithms per candidate, no allocation, no sorting. Only the
+ * <p>Cost: O(J) per call, one pass, one 64-bit draw and one logarithm per candidate, no allocation, no
+ * sorting. Only the
  * index is released; the noisy maximum value is not.
  */
 public final class ReportNoisyMax {
@@ -96,9 +97,12 @@ public final class ReportNoisyMax {
         int best = 0;
         double bestValue = Double.NEGATIVE_INFINITY;
         for (int j = 0; j < count; j++) {
-            double e1 = -Math.log(1.0 - rng.nextDouble());
-            double e2 = -Math.log(1.0 - rng.nextDouble());
-            double v = sign * scores[j] + scale * (e1 - e2);
+            // Lap(b) = ±b·E with E ~ Exp(1) and an independent fair sign: one 64-bit draw gives both
+            // (bit 0 the sign, the top 53 bits U ∈ (0, 1], E = −ln U)
+            long bits = rng.nextLong();
+            double u = ((bits >>> 11) + 1) * 0x1.0p-53;
+            double z = -Math.log(u);
+            double v = sign * scores[j] + scale * ((bits & 1L) == 0 ? z : -z);
             if (v > bestValue) {
                 bestValue = v;
                 best = j;

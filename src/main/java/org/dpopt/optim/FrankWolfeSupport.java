@@ -47,9 +47,9 @@ public final class FrankWolfeSupport {
         return order;
     }
 
-    /** The automatic shuffle block: min(32, max(1, batch/8)) rows (public: depends on sizes only). */
+    /** The automatic shuffle block: min(64, max(1, batch/4)) rows (public: depends on sizes only). */
     static int autoBlock(int batch) {
-        return Math.max(1, Math.min(32, batch / 8));
+        return Math.max(1, Math.min(64, batch / 4));
     }
 
     /** The problem's loss as a GLL, or a refusal naming the algorithm. */
