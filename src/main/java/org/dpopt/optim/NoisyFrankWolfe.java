@@ -58,6 +58,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
     private final long maxIterations;
     private final PrivacyAccountant accountant;
     private final boolean diagnostics;
+    private final Dataset population;
     private final double supBound;
 
     private NoisyFrankWolfe(Builder b) {
@@ -67,6 +68,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         this.maxIterations = b.maxIterations;
         this.accountant = b.accountant;
         this.diagnostics = b.diagnostics;
+        this.population = b.population;
     }
 
     /** A builder with the documented defaults. */
@@ -233,6 +235,9 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         }
         if (diagnostics) {
             diag.put("train_loss", problem.empiricalRisk(w));
+            if (population != null) {
+                diag.put("population_risk", FrankWolfeSupport.populationRisk(problem, population, w));
+            }
             if (Double.isNaN(p.smoothing())) {
                 diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, w));
             } else {
@@ -268,6 +273,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
 
         private boolean diagnostics = true;
+        private Dataset population;
 
         private Builder() {
         }
@@ -315,6 +321,15 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         /** Whether to compute the non-private diagnostics (two extra data passes). Default true. */
         public Builder diagnostics(boolean on) {
             this.diagnostics = on;
+            return this;
+        }
+
+        /**
+         * A large sample from the data distribution (synthetic data with a known population): its risk
+         * at the output is reported as the non-private diagnostic {@code population_risk}.
+         */
+        public Builder populationSample(Dataset sample) {
+            this.population = Checks.notNull("populationSample", sample);
             return this;
         }
 

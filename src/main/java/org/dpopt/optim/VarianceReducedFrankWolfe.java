@@ -60,6 +60,7 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
     private final int stepsPerRound;
     private final PrivacyAccountant accountant;
     private final boolean diagnostics;
+    private final Dataset population;
     private final boolean shuffle;
     private final int shuffleBlock;
 
@@ -70,6 +71,7 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         this.stepsPerRound = b.stepsPerRound;
         this.accountant = b.accountant;
         this.diagnostics = b.diagnostics;
+        this.population = b.population;
         this.shuffle = b.shuffle;
         this.shuffleBlock = b.shuffleBlock;
     }
@@ -267,6 +269,9 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         Map<String, Double> diag = new HashMap<>();
         if (diagnostics) {
             diag.put("train_loss", problem.empiricalRisk(out));
+            if (population != null) {
+                diag.put("population_risk", FrankWolfeSupport.populationRisk(problem, population, out));
+            }
             diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, out));
         }
         return new OptimizationResult(out, report, recorded, total, evals, params, diag);
@@ -281,6 +286,7 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
 
         private boolean diagnostics = true;
+        private Dataset population;
         private boolean shuffle = true;
         private int shuffleBlock; // 0: automatic
 
@@ -348,6 +354,15 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
          */
         public Builder shuffleBlock(int rows) {
             this.shuffleBlock = Checks.atLeastOne("shuffleBlock", rows);
+            return this;
+        }
+
+        /**
+         * A large sample from the data distribution (synthetic data with a known population): its risk
+         * at the output is reported as the non-private diagnostic {@code population_risk}.
+         */
+        public Builder populationSample(Dataset sample) {
+            this.population = Checks.notNull("populationSample", sample);
             return this;
         }
 

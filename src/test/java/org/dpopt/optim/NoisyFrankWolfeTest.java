@@ -149,8 +149,13 @@ class NoisyFrankWolfeTest {
         // ε = 1e4: the Laplace scale is ~1e-5 relative to the scores, so the run is plain FW with
         // μ_t = 2/(t+2); the FW gap of a convex smooth objective must fall like O(Γ/T).
         Problem p = sparse(400, 20, 5);
-        OptimizationResult r = NoisyFrankWolfe.builder().iterations(400).build()
+        Dataset pop = SparseLogistic.sample(20000, SparseLogistic.wStar(20, 5, 2.0), 5, Rngs.seeded(55));
+        OptimizationResult r = NoisyFrankWolfe.builder().iterations(400).populationSample(pop).build()
                 .optimize(p, PrivacyBudget.of(1e4, 1e-6), Rngs.seeded(6));
+        // population risk diagnostic: the risk on the fresh sample, close to the training loss (n = 400, d = 20)
+        double popRisk = r.nonPrivateDiagnostics().get("population_risk");
+        assertEquals(p.withData(pop).empiricalRisk(r.solution()), popRisk, 1e-12);
+        assertTrue(popRisk > r.nonPrivateDiagnostics().get("train_loss") - 0.05);
         double gap = r.nonPrivateDiagnostics().get("frank_wolfe_gap");
         assertTrue(gap < 0.05, "gap " + gap);
         OptimizationResult r2 = NoisyFrankWolfe.builder().iterations(25).build()
