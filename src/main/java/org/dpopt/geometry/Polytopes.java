@@ -167,11 +167,14 @@ public final class Polytopes {
 
         @Override
         public boolean contains(DMatrixRMaj w, double tol) {
+            if (!isVector(w, d)) {
+                return false;
+            }
             double s = 0;
             for (int k = 0; k < d; k++) {
                 s += Math.abs(w.data[k]);
             }
-            return Vectors1.len(w) == d && s <= r + tol;
+            return s <= r + tol;
         }
     }
 
@@ -250,6 +253,9 @@ public final class Polytopes {
 
         @Override
         public boolean contains(DMatrixRMaj w, double tol) {
+            if (!isVector(w, d)) {
+                return false;
+            }
             double s = 0;
             for (int k = 0; k < d; k++) {
                 if (w.data[k] < -tol) {
@@ -257,7 +263,7 @@ public final class Polytopes {
                 }
                 s += w.data[k];
             }
-            return Vectors1.len(w) == d && Math.abs(s - r) <= tol;
+            return Math.abs(s - r) <= tol;
         }
     }
 
@@ -384,7 +390,7 @@ public final class Polytopes {
             return maxNorm2;
         }
 
-        /** Membership is a linear program; only the trivial checks are done: within the vertex-norm ball. */
+        /** Not available: membership in the hull of an explicit list is a linear program. */
         @Override
         public boolean contains(DMatrixRMaj w, double tol) {
             throw new UnsupportedOperationException("membership in an explicit vertex list is a linear program "
@@ -392,13 +398,7 @@ public final class Polytopes {
         }
     }
 
-    /** Minimal length helper (avoids a dependency cycle on Vectors' checks). */
-    static final class Vectors1 {
-        private Vectors1() {
-        }
-
-        static int len(DMatrixRMaj w) {
-            return w.numCols == 1 ? w.numRows : -1;
-        }
+    private static boolean isVector(DMatrixRMaj w, int d) {
+        return w.numCols == 1 && w.numRows == d;
     }
 }
