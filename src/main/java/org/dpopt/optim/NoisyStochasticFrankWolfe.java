@@ -99,6 +99,11 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         if (!Double.isFinite(loss.scalarSmoothness())) {
             throw Checks.fail("loss", "smooth (finite second-derivative bound) for " + name(), loss.name());
         }
+        if (loss instanceof org.dpopt.oracle.GllBisectionProx) {
+            // its derivative is exact only to ±α/2, so differences are not bounded by β·|Δu| alone
+            throw Checks.fail("loss", "a GLL with an exact derivative for " + name()
+                    + " (the difference-batch sensitivity rests on the smoothness bound)", loss.name());
+        }
         if (accountant.relation() != NeighboringRelation.REPLACE_ONE) {
             throw Checks.fail("accountant relation", "REPLACE_ONE", accountant.relation());
         }

@@ -185,6 +185,9 @@ class NoisyStochasticFrankWolfeTest {
                 .optimize(p, b, Rngs.seeded(1)));
         assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder()
                 .accountant(new RdpAccountant()).build().privacyEvent(p, b));
+        assertThrows(IllegalArgumentException.class, () -> sfw.optimize(
+                Problem.of(p.data(), org.dpopt.oracle.GllBisectionProx.of(Losses.hinge(), 4, 0.01), p.domain()), b,
+                Rngs.seeded(1)));
         assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder().stepSize(2));
     }
 }

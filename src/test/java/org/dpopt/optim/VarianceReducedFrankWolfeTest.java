@@ -222,6 +222,9 @@ class VarianceReducedFrankWolfeTest {
                 .optimize(p, b, Rngs.seeded(1)));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().build()
                 .optimize(Problem.of(p.data(), Losses.hinge(), p.domain()), b, Rngs.seeded(1)));
+        assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().build().optimize(
+                Problem.of(p.data(), org.dpopt.oracle.GllBisectionProx.of(Losses.hinge(), 4, 0.01), p.domain()), b,
+                Rngs.seeded(1)));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().stepSize(1.5));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().stepSize(0));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().rounds(0));
