@@ -16,7 +16,8 @@ package org.dpopt.accounting;
  * {@link PrivacyAccountant#unsupportedReason} for anything they cannot bound rather than guess.
  */
 public sealed interface DpEvent permits NoOpEvent, NonPrivateEvent, GaussianEvent, LaplaceEvent,
-        EpsilonDeltaEvent, PoissonSampledEvent, ComposedEvent, SelfComposedEvent, ParallelComposedEvent {
+        EpsilonDeltaEvent, PoissonSampledEvent, ComposedEvent, SelfComposedEvent, ParallelComposedEvent,
+        AblqStepEvent, TruncatedPoissonEvent {
 
     /** A one-line human description, used in reports. */
     String describe();

@@ -5,5 +5,12 @@ public enum NeighboringRelation {
     /** S′ = S with one record added or removed (DP-SGD with Poisson sampling; paper D). */
     ADD_OR_REMOVE_ONE,
     /** S′ = S with one record replaced (papers A, B, C). Sensitivities are up to twice add/remove. */
-    REPLACE_ONE
+    REPLACE_ONE,
+    /**
+     * S′ = S with one record replaced by a null record ⊥ whose every query value is 0, so n stays
+     * public and fixed (Kairouz et al. 2021; the relation of paper D's deterministic and shuffled
+     * batch analysis). A zero-out neighbour's Poisson-sampled output has the same law as the removal
+     * neighbour's, so add/remove Poisson bounds hold under it; replace-one follows by group privacy (2×).
+     */
+    ZERO_OUT
 }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.apache.commons.math3.special.Gamma;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -19,8 +18,8 @@ import org.dpopt.linalg.Checks;
  * Approximate-DP events with δ &gt; 0 and Poisson sampling under replace-one are unsupported (see
  * {@link #unsupportedReason}).
  *
- * <p>Conversion to (ε, δ): the improved bound of Balle et al. 2020 (arXiv:2004.00010, Prop. 12) /
- * Canonne–Kamath–Steinke 2020, {@code ε = r(α) + log(1 − 1/α) − (log δ + log α)/(α − 1)}, minimized
+ * <p>Conversion to (ε, δ): the improved bound of Balle et al. 2020 (arXiv:1905.09982) /
+ * Canonne–Kamath–Steinke 2020 (arXiv:2004.00010), {@code ε = r(α) + log(1 − 1/α) − (log δ + log α)/(α − 1)}, minimized
  * over the order grid; or the classic {@code r(α) + log(1/δ)/(α − 1)} (Abadi et al.'s moments
  * accountant). Reports note when the optimal order sits at an edge of the grid.
  */
@@ -181,10 +180,9 @@ public final class RdpAccountant implements PrivacyAccountant {
                 throw new UnsupportedEventException(p.event(), name(),
                         "only a Gaussian event may be Poisson-sampled for RDP accounting");
             }
-            double q = p.samplingProbability();
-            double z = g.noiseMultiplier();
+            double[] curve = sampledGaussianRdpCurve(p.samplingProbability(), g.noiseMultiplier(), orders);
             for (int k = 0; k < orders.length; k++) {
-                r[k] += mult * sampledGaussianRdp(q, z, orders[k]);
+                r[k] += mult * curve[k];
             }
             return;
         }
@@ -212,46 +210,120 @@ public final class RdpAccountant implements PrivacyAccountant {
         return Math.max(0, logA / (alpha - 1));
     }
 
-    /** log Σ_k C(α,k)(1−q)^{α−k} q^k exp((k²−k)/(2z²)). */
+    /**
+     * The per-step RDP curve of the Poisson-subsampled Gaussian on a whole order grid: integer orders by
+     * the exact binomial sum, fractional orders by one shared quadrature grid (see
+     * {@link #logAFractional}). Equal to {@link #sampledGaussianRdp} at every order, only faster.
+     */
+    static double[] sampledGaussianRdpCurve(double q, double z, double[] alphas) {
+        double[] out = new double[alphas.length];
+        if (q == 1.0) {
+            for (int k = 0; k < alphas.length; k++) {
+                out[k] = alphas[k] / (2 * z * z);
+            }
+            return out;
+        }
+        double maxFrac = 0;
+        for (double a : alphas) {
+            if (a != Math.rint(a)) {
+                maxFrac = Math.max(maxFrac, a);
+            }
+        }
+        Quadrature quad = maxFrac > 0 ? new Quadrature(q, z, maxFrac) : null;
+        for (int k = 0; k < alphas.length; k++) {
+            double a = alphas[k];
+            double logA = a == Math.rint(a) ? logAInteger(q, z, (long) a) : quad.logA(a);
+            out[k] = Math.max(0, logA / (a - 1));
+        }
+        return out;
+    }
+
+    /** log Σ_k C(α,k)(1−q)^{α−k} q^k exp((k²−k)/(2z²)) (log-binomials updated incrementally). */
     static double logAInteger(double q, double z, long alpha) {
         double logQ = Math.log(q);
         double log1mQ = Math.log1p(-q);
-        double acc = Double.NEGATIVE_INFINITY;
-        double lgA = Gamma.logGamma(alpha + 1.0);
+        double[] t = new double[(int) alpha + 1];
+        double logBinom = 0;
+        double max = Double.NEGATIVE_INFINITY;
         for (long k = 0; k <= alpha; k++) {
-            double logBinom = lgA - Gamma.logGamma(k + 1.0) - Gamma.logGamma(alpha - k + 1.0);
-            double t = logBinom + k * logQ + (alpha - k) * log1mQ + (k * (double) k - k) / (2 * z * z);
-            acc = logAdd(acc, t);
+            if (k > 0) {
+                logBinom += logInt(alpha - k + 1) - logInt(k);
+            }
+            t[(int) k] = logBinom + k * logQ + (alpha - k) * log1mQ + (k * (double) k - k) / (2 * z * z);
+            max = Math.max(max, t[(int) k]);
         }
-        return acc;
+        double sum = 0;
+        for (double v : t) {
+            sum += Math.exp(v - max);
+        }
+        return max + Math.log(sum);
+    }
+
+    private static final double[] LOG_INT = new double[2049];
+
+    static {
+        for (int i = 1; i < LOG_INT.length; i++) {
+            LOG_INT[i] = Math.log(i);
+        }
+    }
+
+    private static double logInt(long k) {
+        return k < LOG_INT.length ? LOG_INT[(int) k] : Math.log(k);
     }
 
     /**
-     * log E_{Z∼N(0,z²)}[(1 − q + q·e^{(2Z−1)/(2z²)})^α] by the trapezoidal rule in log space. The
-     * integrand is a smooth mixture of bumps of width z centred in [0, α], so the rule converges
-     * geometrically; the grid spacing z/40 and range [−16z, α + 16z] make the error negligible next
-     * to double rounding (checked against the exact binomial sum at integer orders in tests).
+     * log E_{Z∼N(0,z²)}[(1 − q + q·e^{(2Z−1)/(2z²)})^α] by the trapezoidal rule in log space on
+     * [−16z, α + 16z] with spacing h = min(0.4z², 0.5z). The integrand is a superposition of Gaussian
+     * bumps of width z and is analytic in the strip |Im x| &lt; πz² (where 1 − q + q e^{(2x−1)/(2z²)} may
+     * vanish), on which |φ| grows by at most e^{d²/(2z²)} at height d. The trapezoidal error is then
+     * about e^{d²/(2z²) − 2πd/h} for any admissible d, which with this h is below e^{−38} relative for
+     * every z (d = πz² for z ≤ 3.3, d ≈ 2πz²/h beyond). Terms more than e^{−50} below the peak are
+     * skipped. Checked against the exact binomial sum at integer orders in tests, to 1e-9.
      */
     static double logAFractional(double q, double z, double alpha) {
-        double h = z / 40;
-        double lo = -16 * z;
-        double hi = alpha + 16 * z;
-        int m = (int) Math.ceil((hi - lo) / h);
-        double logQ = Math.log(q);
-        double log1mQ = Math.log1p(-q);
-        double twoZ2 = 2 * z * z;
-        double logNorm = -Math.log(z) - 0.5 * Math.log(2 * Math.PI);
-        double acc = Double.NEGATIVE_INFINITY;
-        for (int k = 0; k <= m; k++) {
-            double x = lo + k * h;
-            double inner = logAdd(log1mQ, logQ + (2 * x - 1) / twoZ2);
-            double f = logNorm - x * x / twoZ2 + alpha * inner;
-            if (k == 0 || k == m) {
-                f += Math.log(0.5);
+        return new Quadrature(q, z, alpha).logA(alpha);
+    }
+
+    /** The α-independent part of the quadrature, shared by all orders up to a maximum. */
+    private static final class Quadrature {
+        private final double[] base;
+        private final double[] inner;
+        private final double logH;
+
+        Quadrature(double q, double z, double maxAlpha) {
+            double h = Math.min(0.4 * z * z, 0.5 * z);
+            double lo = -16 * z;
+            double hi = maxAlpha + 16 * z;
+            int m = (int) Math.ceil((hi - lo) / h);
+            double logQ = Math.log(q);
+            double log1mQ = Math.log1p(-q);
+            double twoZ2 = 2 * z * z;
+            double logNorm = -Math.log(z) - 0.5 * Math.log(2 * Math.PI);
+            base = new double[m + 1];
+            inner = new double[m + 1];
+            for (int k = 0; k <= m; k++) {
+                double x = lo + k * h;
+                inner[k] = logAdd(log1mQ, logQ + (2 * x - 1) / twoZ2);
+                base[k] = logNorm - x * x / twoZ2 + (k == 0 || k == m ? Math.log(0.5) : 0);
             }
-            acc = logAdd(acc, f);
+            logH = Math.log(h);
         }
-        return acc + Math.log(h);
+
+        double logA(double alpha) {
+            double max = Double.NEGATIVE_INFINITY;
+            for (int k = 0; k < base.length; k++) {
+                max = Math.max(max, base[k] + alpha * inner[k]);
+            }
+            double sum = 0;
+            double cut = max - 50;
+            for (int k = 0; k < base.length; k++) {
+                double v = base[k] + alpha * inner[k];
+                if (v > cut) {
+                    sum += Math.exp(v - max);
+                }
+            }
+            return max + Math.log(sum) + logH;
+        }
     }
 
     static double logAdd(double a, double b) {

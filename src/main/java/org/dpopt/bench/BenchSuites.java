@@ -14,6 +14,8 @@ public final class BenchSuites {
     static {
         add(new DpSgdEpochSuite());
         add(new RealDataSuite());
+        add(new SamplersSuite());
+        add(new SmoothedGradientSuite());
         add(new FrankWolfeDimensionSuite());
         add(new VrFrankWolfePassSuite());
     }

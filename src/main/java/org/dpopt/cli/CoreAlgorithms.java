@@ -35,7 +35,9 @@ final class CoreAlgorithms {
                     if (o.sampler() != null) {
                         b.sampler(Samplers.byName(o.sampler()));
                     }
-                    b.accountant(Accountants.byName(o.accountant()));
+                    if (o.accountant() != null) {
+                        b.accountant(Accountants.byName(o.accountant()));
+                    }
                     return b.build();
                 },
                 "practical DP-SGD: Poisson batches, per-example clipping, calibrated Gaussian noise");

@@ -4,13 +4,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AblqAccountant;
 import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyLedger;
 import org.dpopt.accounting.PrivacyReport;
-import org.dpopt.accounting.RdpAccountant;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
@@ -42,8 +43,11 @@ import org.ejml.data.DMatrixRMaj;
  * calibrated by our accountant rather than the paper's non-explicit constant; see
  * {@code theory-notes/noisy-sgd.md}.
  *
- * <p>Privacy: add/remove-one; the statement {@link #privacyEvent} is the sampler's event at the
- * calibrated z; the run's ledger records one step event per noisy release.
+ * <p>Privacy: the sampler's relation (add/remove-one for Poisson; zero-out for the fixed-size and
+ * truncated samplers of {@link org.dpopt.sampling.Samplers}, accounted by {@link AblqAccountant});
+ * the statement {@link #privacyEvent} is the sampler's event at the calibrated z; the run's ledger
+ * records the sampler's step event once per noisy release (this is ABLQ, see
+ * {@code org.dpopt.sampling}).
  */
 public final class NoisySgd implements PrivateOptimizer {
 
@@ -96,12 +100,18 @@ public final class NoisySgd implements PrivateOptimizer {
 
     @Override
     public NeighboringRelation relation() {
-        return NeighboringRelation.ADD_OR_REMOVE_ONE;
+        return mode == Mode.PAPER ? NeighboringRelation.ADD_OR_REMOVE_ONE : sampler.relation();
     }
 
-    /** The accountant used for calibration and the report. */
+    /**
+     * The accountant used for calibration and the report: the configured one, else PLD for add/remove
+     * samplers (Poisson) and the sampler-aware {@link AblqAccountant} for zero-out samplers.
+     */
     public PrivacyAccountant accountant() {
-        return accountant;
+        if (accountant != null) {
+            return accountant;
+        }
+        return relation() == NeighboringRelation.ZERO_OUT ? new AblqAccountant() : new PldAccountant();
     }
 
     /** Resolved run parameters: everything that depends only on public quantities. */
@@ -133,10 +143,11 @@ public final class NoisySgd implements PrivateOptimizer {
         if (!Double.isNaN(fixedNoiseMultiplier)) {
             return fixedNoiseMultiplier;
         }
-        if (s.relation() != accountant.relation()) {
-            throw Checks.fail("accountant relation", "the sampler's relation " + s.relation(), accountant.relation());
+        PrivacyAccountant acc = accountant();
+        if (s.relation() != acc.relation()) {
+            throw Checks.fail("accountant relation", "the sampler's relation " + s.relation(), acc.relation());
         }
-        return Calibration.noiseMultiplier(accountant, z -> s.privacyEvent(n, z), budget.epsilon(), budget.delta());
+        return Calibration.noiseMultiplier(acc, z -> s.privacyEvent(n, z), budget.epsilon(), budget.delta());
     }
 
     private Plan paperPlan(Problem problem, PrivacyBudget budget) {
@@ -211,11 +222,13 @@ public final class NoisySgd implements PrivateOptimizer {
             int k = it.next(idx, weights);
             Vectors.zero(sum);
             int clippedHere = 0;
+            int real = 0;
             for (int a = 0; a < k; a++) {
                 int i = idx[a];
                 if (weights[a] == 0) {
-                    continue;
+                    continue; // padding slot (truncated Poisson): contributes nothing
                 }
+                real++;
                 if (gll != null) {
                     double g = gll.derivative(data.dot(i, w), data.label(i));
                     double norm = Math.abs(g) * data.rowNorm(i);
@@ -232,9 +245,9 @@ public final class NoisySgd implements PrivateOptimizer {
                     Vectors.axpy(weights[a], tmp, sum);
                 }
             }
-            evals += k;
-            if (k > 0) {
-                clippedFraction += (double) clippedHere / k;
+            evals += real;
+            if (real > 0) {
+                clippedFraction += (double) clippedHere / real;
             }
             noise.addTo(sum, sigma);
             ledger.record(stepEvent);
@@ -250,7 +263,7 @@ public final class NoisySgd implements PrivateOptimizer {
         }
         DMatrixRMaj out = avg != null ? avg : w;
         DpEvent recorded = ledger.build();
-        PrivacyReport report = accountant.report(recorded, budget.delta());
+        PrivacyReport report = accountant().report(recorded, budget.delta());
         if (report.epsilon() > budget.epsilon() * (1 + 1e-9) && Double.isNaN(fixedNoiseMultiplier)) {
             throw new IllegalStateException("calibrated run spent epsilon " + report.epsilon()
                     + " above the budget " + budget.epsilon());
@@ -274,6 +287,31 @@ public final class NoisySgd implements PrivateOptimizer {
         return new OptimizationResult(out, report, recorded, steps, evals, params, diag);
     }
 
+    /** A builder initialised with this optimizer's settings (for sweeps and calibration). */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.mode = mode;
+        b.sampler = sampler;
+        b.batchSize = batchSize;
+        b.epochs = epochs;
+        b.clipNorm = clipNorm;
+        b.learningRate = learningRate;
+        b.l2 = l2;
+        b.noiseMultiplier = fixedNoiseMultiplier;
+        b.accountant = accountant;
+        b.diagnostics = diagnostics;
+        return b;
+    }
+
+    /**
+     * A copy whose noise multiplier is fixed at the value this optimizer would calibrate for the
+     * problem's public size and the budget: calibrate once, then run many seeds. The copy's runs
+     * spend exactly what a calibrating run would (same event), and their reports certify it.
+     */
+    public NoisySgd calibratedFor(Problem problem, PrivacyBudget budget) {
+        return toBuilder().noiseMultiplier(plan(problem, budget).z()).build();
+    }
+
     /** Builder; every setter validates. */
     public static final class Builder {
         private Mode mode = Mode.PRACTICAL;
@@ -284,7 +322,7 @@ public final class NoisySgd implements PrivateOptimizer {
         private double learningRate = 1.0;
         private double l2 = 0;
         private double noiseMultiplier = Double.NaN;
-        private PrivacyAccountant accountant = new RdpAccountant();
+        private PrivacyAccountant accountant = null; // null: chosen by the sampler's relation
         private boolean diagnostics = true;
 
         private Builder() {
@@ -344,7 +382,10 @@ public final class NoisySgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Accountant used for calibration and reporting (default RDP). */
+        /**
+         * Accountant used for calibration and reporting (default: PLD, h = 1e-4, for add/remove samplers
+         * such as Poisson; the sampler-aware {@link AblqAccountant} for zero-out samplers).
+         */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
             return this;

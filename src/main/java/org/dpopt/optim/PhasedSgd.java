@@ -25,6 +25,7 @@ import org.dpopt.loss.Loss;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.GaussianNoise;
 import org.dpopt.oracle.GllBisectionProx;
+import org.dpopt.sampling.RecordOrder;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -47,12 +48,12 @@ import org.ejml.data.DMatrixRMaj;
  * configuration refused.
  *
  * <p>Constrained (W with finite diameter D: Bassily–Guzmán–Menart Thm 6) or unconstrained (W = ℝ^d,
- * no projection, D = a declared bound on ‖w*‖, r = a declared rank bound defaulting to d: the
+ * no projection, D = a declared bound on ‖w*‖ (default √d), r = a declared rank bound defaulting to d: the
  * Theorem 7 variant; privacy is the same argument without projection — see
  * {@code theory-notes/phased-sgd.md §4}).
  *
- * <p>Privacy: REPLACE_ONE. Records are shuffled once with the run's RNG (independent of the data) and
- * cut into consecutive chunks, so the partition is data-independent and the phases compose in
+ * <p>Privacy: REPLACE_ONE. Records are permuted once with the run's RNG (blocks of 16 adjacent rows by
+ * default, {@link RecordOrder}) and cut into consecutive chunks, so the partition is data-independent and the phases compose in
  * parallel: the statement is {@code Parallel[Gaussian(z) × k]}, each part (ε, δ)-DP. The noise multiplier
  * z is calibrated by the accountant (default: exact Balle–Wang curve via
  * {@link BasicCompositionAccountant}, valid for every ε). The paper noise σ_i = 4Lη_i√(ln(1/δ))/ε (scaled by
@@ -90,7 +91,7 @@ public final class PhasedSgd implements PrivateOptimizer {
     private final double comparatorRadius;
     private final int rankBound; // 0: d
     private final double bisectionAccuracy; // NaN: L0/n
-    private final boolean shuffle;
+    private final RecordOrder order;
     private final PrivacyAccountant accountant;
 
     private PhasedSgd(Builder b) {
@@ -100,7 +101,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         this.comparatorRadius = b.comparatorRadius;
         this.rankBound = b.rankBound;
         this.bisectionAccuracy = b.bisectionAccuracy;
-        this.shuffle = b.shuffle;
+        this.order = b.order;
         this.accountant = b.accountant;
     }
 
@@ -109,7 +110,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         return new Builder();
     }
 
-    /** Theorem defaults: AUTO oracle, calibrated noise, comparator radius 1 when unconstrained. */
+    /** Theorem defaults: AUTO oracle, calibrated noise, comparator radius √d when unconstrained. */
     public static PhasedSgd defaults() {
         return builder().build();
     }
@@ -176,7 +177,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         double diam;
         if (domain == ConvexSets.unconstrained()) {
             constrained = false;
-            diam = comparatorRadius;
+            diam = Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius;
         } else {
             constrained = true;
             diam = domain instanceof ConvexSets.Box b ? b.diameter(d) : domain.diameter();
@@ -190,6 +191,10 @@ public final class PhasedSgd implements PrivateOptimizer {
         double betaLimit = 8 / eta;
 
         Loss loss = problem.loss();
+        if (loss.convexity() != Loss.Convexity.CONVEX) {
+            throw Checks.fail("convexity of " + loss.name(), "CONVEX for phased-sgd (its sensitivity bound rests on "
+                    + "non-expansive gradient steps)", loss.convexity());
+        }
         double beta = problem.smoothness();
         boolean smoothOk = Double.isFinite(beta) && beta <= betaLimit;
         boolean useBisection;
@@ -255,6 +260,11 @@ public final class PhasedSgd implements PrivateOptimizer {
         return new Plan(sizes, steps, sens, sigmas, z, eta, diam, constrained, lip, loss, prox, beta, gradErr);
     }
 
+    /** The record order: a function of n and the RNG only. */
+    int[] order(int n, UniformRandomProvider rng) {
+        return order.permutation(n, rng);
+    }
+
     private static DpEvent event(int phases, double z) {
         return new ParallelComposedEvent(Collections.nCopies(phases, (DpEvent) new GaussianEvent(z)));
     }
@@ -273,18 +283,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         ConvexSet domain = problem.domain();
         int n = data.size();
         int d = data.dimension();
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        if (shuffle) {
-            for (int i = n - 1; i > 0; i--) {
-                int j = rng.nextInt(i + 1);
-                int t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
-        }
+        int[] order = order(n, rng);
         GaussianNoise gauss = GaussianNoise.of(rng);
         PrivacyLedger ledger = new PrivacyLedger();
         List<DpEvent> phaseEvents = new ArrayList<>();
@@ -374,7 +373,7 @@ public final class PhasedSgd implements PrivateOptimizer {
     public String toString() {
         return "PhasedSgd(oracle=" + oracle + ", noise=" + noise + ", baseStepSize=" + baseStepSize
                 + ", comparatorRadius=" + comparatorRadius + ", rankBound=" + rankBound + ", bisectionAccuracy="
-                + bisectionAccuracy + ", shuffle=" + shuffle + ", accountant=" + accountant.name() + ")";
+                + bisectionAccuracy + ", order=" + order + ", accountant=" + accountant.name() + ")";
     }
 
     /** Builder; every setter validates. */
@@ -382,10 +381,10 @@ public final class PhasedSgd implements PrivateOptimizer {
         private OracleChoice oracle = OracleChoice.AUTO;
         private Noise noise = Noise.CALIBRATED;
         private double baseStepSize = Double.NaN;
-        private double comparatorRadius = 1.0;
+        private double comparatorRadius = Double.NaN;
         private int rankBound = 0;
         private double bisectionAccuracy = Double.NaN;
-        private boolean shuffle = true;
+        private RecordOrder order = RecordOrder.BLOCK_SHUFFLE;
         private PrivacyAccountant accountant = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE);
 
         private Builder() {
@@ -409,7 +408,10 @@ public final class PhasedSgd implements PrivateOptimizer {
             return this;
         }
 
-        /** D for the unconstrained variant: a public bound on ‖w*‖ (default 1). */
+        /**
+         * D for the unconstrained variant: a public bound on ‖w*‖ (default √d, the norm of a weight vector with
+         * O(1) entries, which gives O(1) margins on rows of norm ≤ 1 — a data-independent scale heuristic).
+         */
         public Builder comparatorRadius(double radius) {
             this.comparatorRadius = Checks.positive("comparatorRadius", Checks.finite("comparatorRadius", radius));
             return this;
@@ -427,9 +429,9 @@ public final class PhasedSgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Shuffle the records once before chunking (default true; false keeps the given order). */
-        public Builder shuffle(boolean s) {
-            this.shuffle = s;
+        /** Record order before chunking (default BLOCK_SHUFFLE). */
+        public Builder order(RecordOrder o) {
+            this.order = Checks.notNull("order", o);
             return this;
         }
 

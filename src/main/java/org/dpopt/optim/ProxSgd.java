@@ -88,7 +88,7 @@ public final class ProxSgd implements PrivateOptimizer {
             throw Checks.fail("Lipschitz constant L", "finite and positive", lip);
         }
         double m = problem.domain().radius();
-        double dd = Double.isFinite(m) ? m : comparatorRadius;
+        double dd = Double.isFinite(m) ? m : (Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius);
         double beta = smoothness;
         if (Double.isNaN(beta)) {
             double li = Math.log(1 / budget.delta());
@@ -190,7 +190,7 @@ public final class ProxSgd implements PrivateOptimizer {
         private NoisySgd base = NoisySgd.paperPreset();
         private double smoothness = Double.NaN;
         private double relativeAccuracy = Double.NaN;
-        private double comparatorRadius = 1.0;
+        private double comparatorRadius = Double.NaN;
 
         private Builder() {
         }
@@ -213,7 +213,7 @@ public final class ProxSgd implements PrivateOptimizer {
             return this;
         }
 
-        /** D used for β when the domain is unbounded (default 1). */
+        /** D used for β when the domain is unbounded (default √d, as for {@link PhasedSgd}). */
         public Builder comparatorRadius(double r) {
             this.comparatorRadius = Checks.positive("comparatorRadius", Checks.finite("comparatorRadius", r));
             return this;

@@ -2,6 +2,7 @@ package org.dpopt.sampling;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -21,17 +22,55 @@ public final class Samplers {
          * @param epochs E (the step count is derived from n, b and E only)
          */
         BatchSampler create(int n, int batchSize, double epochs);
+
+        /** The neighbouring relation of the samplers this recipe builds (known before n is). */
+        default NeighboringRelation relation() {
+            return NeighboringRelation.ADD_OR_REMOVE_ONE;
+        }
     }
+
+    /** A recipe for zero-out samplers (fixed n). */
+    private record ZeroOutRecipe(Recipe body) implements Recipe {
+        @Override
+        public BatchSampler create(int n, int batchSize, double epochs) {
+            return body.create(n, batchSize, epochs);
+        }
+
+        @Override
+        public NeighboringRelation relation() {
+            return NeighboringRelation.ZERO_OUT;
+        }
+    }
+
+    /** Truncation constant c in B = b + ⌈c√b⌉ used by the {@code truncated-poisson} recipe. */
+    public static final double DEFAULT_TRUNCATION_SIGMAS = 8;
 
     private static final Map<String, Recipe> RECIPES = new LinkedHashMap<>();
 
     static {
         RECIPES.put("poisson", (n, b, e) -> PoissonSampler.epochs(b, e, n));
+        RECIPES.put("truncated-poisson", new ZeroOutRecipe(
+                (n, b, e) -> TruncatedPoissonSampler.epochs(b, e, n, DEFAULT_TRUNCATION_SIGMAS)));
+        RECIPES.put("deterministic", new ZeroOutRecipe(
+                (n, b, e) -> new DeterministicSampler(b, FixedPartition.integerEpochs(e))));
+        RECIPES.put("shuffle-persistent", new ZeroOutRecipe(
+                (n, b, e) -> new PersistentShuffleSampler(b, FixedPartition.integerEpochs(e))));
+        RECIPES.put("shuffle-dynamic", new ZeroOutRecipe(
+                (n, b, e) -> new DynamicShuffleSampler(b, FixedPartition.integerEpochs(e))));
     }
 
     /** Poisson sampling with q = b/n and T = ⌈E·n/b⌉. */
     public static Recipe poisson() {
         return RECIPES.get("poisson");
+    }
+
+    /** Truncated Poisson with an explicit maximum batch size B (T = ⌈E·n/b⌉, zero-out relation). */
+    public static Recipe truncatedPoisson(int maxBatchSize) {
+        Checks.atLeastOne("maxBatchSize", maxBatchSize);
+        return new ZeroOutRecipe((n, b, e) -> {
+            Checks.positive("epochs", e);
+            return new TruncatedPoissonSampler(b, maxBatchSize, Math.max(1, (long) Math.ceil(e * n / b)));
+        });
     }
 
     /** Looks a recipe up by its CLI name. */

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpopt.accounting.GaussianEvent;
 import org.dpopt.accounting.PoissonSampledEvent;
-import org.dpopt.accounting.RdpAccountant;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
@@ -62,7 +62,7 @@ class NoisySgdTest {
         OptimizationResult r = sgd.optimize(p, PrivacyBudget.of(1, 1e-5), Rngs.seeded(1));
         assertEquals(40, r.steps());
         // with a fixed noise multiplier the report states what was spent, which may exceed the target
-        assertEquals(new RdpAccountant().epsilon(r.ledger(), 1e-5), r.privacy().epsilon(), 1e-12);
+        assertEquals(new PldAccountant().epsilon(r.ledger(), 1e-5), r.privacy().epsilon(), 1e-12);
     }
 
     @Test

@@ -1,0 +1,400 @@
+package org.dpopt.accounting;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.DoubleFunction;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Sampler-aware accounting of ABLQ / DP-SGD (paper D, Chua, Ghazi, Kamath, Kumar, Manurangsi, Sinha,
+ * Zhang, "Scalable DP-SGD: Shuffling vs. Poisson Subsampling", NeurIPS 2024, arXiv:2411.04205, §3).
+ * Each run is accounted for the sampler that produced it:
+ *
+ * <ul>
+ *   <li>{@code SelfComposed(AblqStep(DETERMINISTIC, z, S), k)}: every record is in at most
+ *       E = ⌈k/S⌉ batches, so the run is one Gaussian release of sensitivity √E:
+ *       δ(ε) = Φ(√E/(2z) − εz/√E) − e^ε Φ(−√E/(2z) − εz/√E). Exact (upper = lower).</li>
+ *   <li>Persistent / dynamic shuffle: upper bound = the deterministic curve (a shuffled run is a
+ *       mixture over permutations of deterministic runs, and mixing cannot increase the
+ *       hockey-stick divergence); optimistic lower bound = {@link ShuffleLowerBound} over the
+ *       ⌊k/S⌋ complete epochs. The report carries both; ε is the upper one.</li>
+ *   <li>{@code SelfComposed(PoissonSampled(q, Gaussian z), T)}: privacy-loss distributions of both
+ *       add/remove directions (connect-the-dots, h = 1e-3: upper; floor rounding: optimistic lower),
+ *       as in the paper's code; other Poisson events are delegated to an add/remove accountant.</li>
+ *   <li>{@code SelfComposed(TruncatedPoisson(q, n, B, Gaussian z), T)}: the Poisson upper curve for
+ *       T steps plus (1 + e^ε)(1 − (1 − r_B)^T) ({@link TruncationTerm}); no lower bound.</li>
+ * </ul>
+ *
+ * <p>Relation: {@link NeighboringRelation#ZERO_OUT} (n public and fixed) by default, under which
+ * every sampler has unit per-record sensitivity and the add/remove Poisson bound applies unchanged
+ * (a zeroed record contributes nothing, exactly like a removed one). With
+ * {@link NeighboringRelation#ADD_OR_REMOVE_ONE} only Poisson events are accepted: fixed partitions by
+ * position are not safe when a removal shifts every later record.
+ */
+public final class AblqAccountant implements PrivacyAccountant {
+
+    /** Which side of the true privacy curve a number is on. */
+    public enum Bound {
+        /** A valid guarantee. */
+        UPPER,
+        /** Optimistic: the true value is at least this (not a guarantee). */
+        LOWER
+    }
+
+    /** PLD grid spacing for Poisson upper bounds (paper D's code: 1e-3, connect-the-dots). */
+    public static final double PLD_DISCRETIZATION = 1e-3;
+    /** Finer grid for the optimistic (floor-rounded) Poisson lower bound, whose error grows like T·h. */
+    public static final double PLD_LOWER_DISCRETIZATION = 1e-4;
+
+    private final NeighboringRelation relation;
+    private final PrivacyAccountant poisson;
+    private final boolean usePld;
+    private final PoissonPldCurves curves = new PoissonPldCurves(PLD_DISCRETIZATION, PLD_LOWER_DISCRETIZATION);
+
+    /** Zero-out relation; PLD for T-fold Poisson-sampled Gaussians, RDP for other Poisson events. */
+    public AblqAccountant() {
+        this(NeighboringRelation.ZERO_OUT, new RdpAccountant(), true);
+    }
+
+    /**
+     * @param relation ZERO_OUT (all samplers) or ADD_OR_REMOVE_ONE (Poisson only)
+     * @param poissonAccountant an add/remove accountant for Poisson events (upper bounds)
+     */
+    public AblqAccountant(NeighboringRelation relation, PrivacyAccountant poissonAccountant) {
+        this(relation, poissonAccountant, false);
+    }
+
+    /**
+     * @param relation ZERO_OUT (all samplers) or ADD_OR_REMOVE_ONE (Poisson only)
+     * @param poissonAccountant an add/remove accountant for Poisson events the PLD path does not take
+     * @param usePld account {@code SelfComposed(PoissonSampled(q, Gaussian(z)), T)} (also inside
+     *               truncated Poisson) by PLD (connect-the-dots, h = 1e-3, both directions) with an
+     *               optimistic floor-rounded lower bound
+     */
+    public AblqAccountant(NeighboringRelation relation, PrivacyAccountant poissonAccountant, boolean usePld) {
+        this.usePld = usePld;
+        this.relation = Checks.notNull("relation", relation);
+        if (relation == NeighboringRelation.REPLACE_ONE) {
+            throw Checks.fail("relation", "ZERO_OUT or ADD_OR_REMOVE_ONE", relation);
+        }
+        this.poisson = Checks.notNull("poissonAccountant", poissonAccountant);
+        if (poisson.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
+            throw Checks.fail("poissonAccountant relation", "ADD_OR_REMOVE_ONE", poisson.relation());
+        }
+    }
+
+    @Override
+    public String name() {
+        return "ablq";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return relation;
+    }
+
+    /** A run of a fixed-partition sampler: k steps with S steps per epoch. */
+    private record Fixed(AblqStepEvent step, long count) {
+        long epochsTouched() {
+            long s = step.stepsPerEpoch();
+            return (count + s - 1) / s;
+        }
+
+        long fullEpochs() {
+            return count / step.stepsPerEpoch();
+        }
+
+        double upperZ() {
+            return step.noiseMultiplier() / Math.sqrt(epochsTouched());
+        }
+    }
+
+    /** A run of truncated Poisson: T independent steps. */
+    private record Truncated(TruncatedPoissonEvent step, long count) {
+        DpEvent untruncated() {
+            return new SelfComposedEvent(new PoissonSampledEvent(step.samplingProbability(), step.event()), count);
+        }
+
+        double term(double epsilon) {
+            return TruncationTerm.deltaTerm(epsilon, step.datasetSize(), step.samplingProbability(),
+                    step.maxBatchSize(), count);
+        }
+
+        double eta() {
+            return TruncationTerm.overflowProbabilityOverRun(step.datasetSize(), step.samplingProbability(),
+                    step.maxBatchSize(), count);
+        }
+    }
+
+    /** Classifies the normalized event: a Fixed, a Truncated, or the event itself (Poisson delegate). */
+    private Object classify(DpEvent event) {
+        Checks.notNull("event", event);
+        DpEvent e = DpEvents.normalize(event);
+        DpEvent leaf = e instanceof SelfComposedEvent s ? s.event() : e;
+        long count = e instanceof SelfComposedEvent s ? s.count() : 1;
+        if (leaf instanceof AblqStepEvent a) {
+            requireZeroOut(a);
+            return new Fixed(a, count);
+        }
+        if (leaf instanceof TruncatedPoissonEvent t) {
+            requireZeroOut(t);
+            if (!(t.event() instanceof GaussianEvent)) {
+                throw new UnsupportedEventException(t.event(), name(), "only a Gaussian inner event is supported");
+            }
+            return new Truncated(t, count);
+        }
+        if (contains(e)) {
+            throw new UnsupportedEventException(event, name(), "a sampler run composed with other releases is not "
+                    + "supported; account each run on its own");
+        }
+        return e;
+    }
+
+    private void requireZeroOut(DpEvent e) {
+        if (relation != NeighboringRelation.ZERO_OUT) {
+            throw new UnsupportedEventException(e, name(), "fixed-size batch samplers are accounted under "
+                    + "ZERO_OUT only (n public); under add/remove a removal shifts every later batch");
+        }
+    }
+
+    private static boolean contains(DpEvent e) {
+        if (e instanceof AblqStepEvent || e instanceof TruncatedPoissonEvent) {
+            return true;
+        }
+        if (e instanceof SelfComposedEvent s) {
+            return contains(s.event());
+        }
+        if (e instanceof ComposedEvent c) {
+            return c.events().stream().anyMatch(AblqAccountant::contains);
+        }
+        if (e instanceof ParallelComposedEvent p) {
+            return p.events().stream().anyMatch(AblqAccountant::contains);
+        }
+        if (e instanceof PoissonSampledEvent p) {
+            return contains(p.event());
+        }
+        return false;
+    }
+
+    @Override
+    public Optional<String> unsupportedReason(DpEvent event) {
+        try {
+            Object c = classify(event);
+            if (c instanceof DpEvent e) {
+                return poisson.unsupportedReason(e);
+            }
+            return Optional.empty();
+        } catch (UnsupportedEventException ex) {
+            return Optional.of(ex.getMessage());
+        }
+    }
+
+    @Override
+    public double delta(DpEvent event, double epsilon) {
+        if (!(epsilon >= 0)) {
+            throw Checks.fail("epsilon", "non-negative", epsilon);
+        }
+        Object c = classify(event);
+        if (c instanceof Fixed f) {
+            return GaussianMechanism.delta(epsilon, f.upperZ());
+        }
+        if (c instanceof Truncated t) {
+            return Math.min(1, poissonDelta(t.untruncated(), epsilon) + t.term(epsilon));
+        }
+        return poissonDelta((DpEvent) c, epsilon);
+    }
+
+    @Override
+    public double epsilon(DpEvent event, double delta) {
+        Checks.delta("delta", delta);
+        Object c = classify(event);
+        if (c instanceof Fixed f) {
+            return GaussianMechanism.epsilon(delta, f.upperZ());
+        }
+        if (c instanceof Truncated t) {
+            return truncatedEpsilon(t, delta);
+        }
+        return poissonEpsilon((DpEvent) c, delta);
+    }
+
+    /** The smallest ε with δ_P(ε) + (1 + e^ε)η ≤ δ ({@link TruncationTerm#smallestEpsilon}). */
+    private double truncatedEpsilon(Truncated t, double delta) {
+        DpEvent p = t.untruncated();
+        return TruncationTerm.smallestEpsilon(eps -> poissonDelta(p, eps), d -> poissonEpsilon(p, d), t.eta(), delta);
+    }
+
+    /** (q, z, T) if the event is T Poisson-sampled Gaussians and the PLD path is on; else null. */
+    private double[] pldForm(DpEvent e) {
+        if (!usePld) {
+            return null;
+        }
+        DpEvent n = DpEvents.normalize(e);
+        DpEvent leaf = n instanceof SelfComposedEvent s ? s.event() : n;
+        long count = n instanceof SelfComposedEvent s ? s.count() : 1;
+        if (leaf instanceof PoissonSampledEvent p && p.event() instanceof GaussianEvent g) {
+            return new double[] {p.samplingProbability(), g.noiseMultiplier(), count};
+        }
+        return null;
+    }
+
+    private double poissonDelta(DpEvent e, double epsilon) {
+        double[] f = pldForm(e);
+        if (f == null) {
+            return poisson.delta(e, epsilon);
+        }
+        return curves.delta(f[0], f[1], (long) f[2], epsilon, true);
+    }
+
+    private double poissonEpsilon(DpEvent e, double delta) {
+        double[] f = pldForm(e);
+        if (f == null) {
+            return poisson.epsilon(e, delta);
+        }
+        return curves.epsilon(f[0], f[1], (long) f[2], delta);
+    }
+
+    /**
+     * An optimistic lower bound on δ(ε): exact for deterministic batches, the paper's max-statistic
+     * bound for shuffled batches (complete epochs only), NaN where no lower bound is implemented
+     * (Poisson and truncated Poisson until a PLD accountant is plugged in; partial epochs).
+     */
+    public double deltaLower(DpEvent event, double epsilon) {
+        if (!(epsilon >= 0)) {
+            throw Checks.fail("epsilon", "non-negative", epsilon);
+        }
+        Object c = classify(event);
+        if (c instanceof DpEvent e && pldForm(e) != null) {
+            double[] f = pldForm(e);
+            return curves.delta(f[0], f[1], (long) f[2], epsilon, false);
+        }
+        if (!(c instanceof Fixed f)) {
+            return Double.NaN;
+        }
+        double z = f.step().noiseMultiplier();
+        long s = f.step().stepsPerEpoch();
+        switch (f.step().order()) {
+            case DETERMINISTIC:
+                return GaussianMechanism.delta(epsilon, f.upperZ());
+            case PERSISTENT_SHUFFLE:
+                return f.fullEpochs() == 0 ? Double.NaN : ShuffleLowerBound.persistentDelta(epsilon, z, s, f.fullEpochs());
+            default:
+                return f.fullEpochs() == 0 ? Double.NaN : ShuffleLowerBound.dynamicDelta(epsilon, z, s, f.fullEpochs());
+        }
+    }
+
+    /**
+     * An optimistic lower bound on ε(δ): the lower end of a bisection bracket on the lower δ curve
+     * (which is non-increasing in ε); NaN where {@link #deltaLower} is NaN.
+     */
+    public double epsilonLower(DpEvent event, double delta) {
+        Checks.delta("delta", delta);
+        if (Double.isNaN(deltaLower(event, 0))) {
+            return Double.NaN;
+        }
+        if (deltaLower(event, 0) <= delta) {
+            return 0;
+        }
+        double hi = 1;
+        while (deltaLower(event, hi) > delta) {
+            hi *= 2;
+            if (hi > 1e4) {
+                return hi / 2;
+            }
+        }
+        double lo = hi == 1 ? 0 : hi / 2;
+        for (int it = 0; it < 100 && hi - lo > 1e-7 * Math.max(1, hi); it++) {
+            double mid = 0.5 * (lo + hi);
+            if (deltaLower(event, mid) > delta) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    @Override
+    public PrivacyReport report(DpEvent event, double delta) {
+        Object c = classify(event);
+        double eps = epsilon(event, delta);
+        List<String> notes = new ArrayList<>();
+        double lower = Double.NaN;
+        if (c instanceof Fixed f) {
+            lower = epsilonLower(event, delta);
+            switch (f.step().order()) {
+                case DETERMINISTIC:
+                    notes.add("deterministic batches: Gaussian with sensitivity sqrt(E) = sqrt(" + f.epochsTouched()
+                            + "), exact");
+                    break;
+                default:
+                    notes.add("shuffled batches (" + f.step().order() + "): epsilon is the deterministic-batch upper "
+                            + "bound; epsilon_lower is the OPTIMISTIC lower bound of Chua et al. 2024 (max statistic, "
+                            + "MoG(2) vs MoG(1)); the true epsilon lies in between; Poisson accounting does not apply");
+                    if (f.fullEpochs() * f.step().stepsPerEpoch() != f.count()) {
+                        notes.add("partial epoch: the lower bound uses the " + f.fullEpochs() + " complete epochs");
+                    }
+            }
+        } else if (c instanceof Truncated t) {
+            notes.add("truncated Poisson: Poisson upper bound plus (1 + e^eps) * " + t.eta()
+                    + " (probability that any of " + t.count() + " batches overflows B = " + t.step().maxBatchSize() + ")");
+            if (Double.isInfinite(eps)) {
+                notes.add("no epsilon: the truncation term alone reaches delta; raise the maximum batch size");
+            }
+        } else if (pldForm((DpEvent) c) != null) {
+            lower = epsilonLower(event, delta);
+            notes.add("Poisson: PLD upper bound (connect-the-dots, h = " + PLD_DISCRETIZATION + ", both directions); "
+                    + "epsilon_lower from floor rounding (h = " + PLD_LOWER_DISCRETIZATION + ")");
+        } else {
+            PrivacyReport r = poisson.report((DpEvent) c, delta);
+            lower = r.epsilonLower();
+            notes.addAll(r.notes());
+            notes.add("Poisson events accounted by " + poisson.name());
+        }
+        return new PrivacyReport(eps, lower, delta, name(), relation, DpEvents.normalize(event), "upper", notes);
+    }
+
+    /**
+     * σ_𝔅(ε, δ): the smallest noise multiplier whose δ at ε is at most the target, on the requested
+     * side. UPPER reuses {@link Calibration#noiseMultiplier} (a guarantee); LOWER searches the
+     * optimistic curve (the paper's "σ bound" for shuffling; what is truly needed is at least this).
+     *
+     * @throws IllegalArgumentException if the bound is LOWER and no lower curve exists for the event
+     */
+    public double noiseMultiplier(DoubleFunction<DpEvent> eventOf, double epsilon, double delta, Bound bound,
+            double relTol) {
+        Checks.notNull("bound", bound);
+        if (bound == Bound.UPPER) {
+            return Calibration.noiseMultiplier(this, eventOf, epsilon, delta, relTol);
+        }
+        Checks.epsilon("epsilon", epsilon);
+        Checks.delta("delta", delta);
+        Checks.openUnit("relTol", relTol);
+        if (Double.isNaN(deltaLower(eventOf.apply(1.0), epsilon))) {
+            throw Checks.fail("bound", "UPPER for this sampler (no lower bound is implemented for it)", bound);
+        }
+        double hi = 1;
+        int guard = 0;
+        while (deltaLower(eventOf.apply(hi), epsilon) > delta) {
+            hi *= 2;
+            if (++guard > 40) {
+                throw new IllegalArgumentException("privacy budget must be reachable but was not up to z = " + hi);
+            }
+        }
+        double lo = hi / 2;
+        while (lo > 1e-6 && deltaLower(eventOf.apply(lo), epsilon) <= delta) {
+            hi = lo;
+            lo /= 2;
+        }
+        // invariant: lower δ(lo) > δ ≥ lower δ(hi); the lower end is the optimistic side
+        while (hi - lo > relTol * hi) {
+            double mid = 0.5 * (lo + hi);
+            if (deltaLower(eventOf.apply(mid), epsilon) <= delta) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return lo;
+    }
+}

@@ -1,0 +1,67 @@
+package org.dpopt.sampling;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AblqStepEvent;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Deterministic batches 𝒟_{b,T} (Chua et al., "Scalable DP-SGD: Shuffling vs. Poisson Subsampling",
+ * NeurIPS 2024, arXiv:2411.04205, Algorithm 3 with the identity order): epoch after epoch, batch t is
+ * records {(t−1)b, …, tb − 1}. Requires b | n; T = E·n/b.
+ *
+ * <p>Privacy event: {@code SelfComposed(AblqStep(DETERMINISTIC, z, S), T)} under zero-out; every
+ * record is in exactly E batches, so ABLQ is one Gaussian release of sensitivity √E (exact).
+ *
+ * @param batchSize b
+ * @param epochs E
+ */
+public record DeterministicSampler(int batchSize, int epochs) implements BatchSampler {
+
+    /** Validates. */
+    public DeterministicSampler {
+        Checks.atLeastOne("batchSize", batchSize);
+        Checks.atLeastOne("epochs", epochs);
+    }
+
+    @Override
+    public String name() {
+        return "deterministic";
+    }
+
+    @Override
+    public long steps(int n) {
+        return (long) FixedPartition.stepsPerEpoch(n, batchSize) * epochs;
+    }
+
+    @Override
+    public double normalizer(int n) {
+        return batchSize;
+    }
+
+    @Override
+    public int maxBatchSlots(int n) {
+        FixedPartition.stepsPerEpoch(n, batchSize);
+        return batchSize;
+    }
+
+    @Override
+    public BatchIterator iterator(int n, UniformRandomProvider rng) {
+        int s = FixedPartition.stepsPerEpoch(n, batchSize);
+        Checks.notNull("rng", rng);
+        long[] t = {0};
+        return (idx, w) -> FixedPartition.fill(null, t[0]++, batchSize, s, idx, w);
+    }
+
+    @Override
+    public DpEvent stepEvent(int n, double noiseMultiplier) {
+        return new AblqStepEvent(AblqStepEvent.BatchOrder.DETERMINISTIC, noiseMultiplier,
+                FixedPartition.stepsPerEpoch(n, batchSize));
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.ZERO_OUT;
+    }
+}

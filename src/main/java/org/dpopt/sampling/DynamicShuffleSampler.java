@@ -1,0 +1,76 @@
+package org.dpopt.sampling;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AblqStepEvent;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Dynamic shuffling 𝒮↻_{b,T} (Chua et al., "Scalable DP-SGD: Shuffling vs. Poisson Subsampling",
+ * NeurIPS 2024, arXiv:2411.04205, Algorithm 3): a fresh uniformly random permutation π_e at the start
+ * of every epoch (reshuffled in place); batch t of epoch e is π_e applied to block t. Requires b | n;
+ * T = E·n/b.
+ *
+ * <p>Privacy event: {@code SelfComposed(AblqStep(DYNAMIC_SHUFFLE, z, S), T)} under zero-out. Valid
+ * upper bound: the deterministic curve; the paper's optimistic lower bound (Thm 3.8) composes E
+ * independent single-epoch max-statistic experiments. No Poisson amplification.
+ *
+ * @param batchSize b
+ * @param epochs E
+ */
+public record DynamicShuffleSampler(int batchSize, int epochs) implements BatchSampler {
+
+    /** Validates. */
+    public DynamicShuffleSampler {
+        Checks.atLeastOne("batchSize", batchSize);
+        Checks.atLeastOne("epochs", epochs);
+    }
+
+    @Override
+    public String name() {
+        return "shuffle-dynamic";
+    }
+
+    @Override
+    public long steps(int n) {
+        return (long) FixedPartition.stepsPerEpoch(n, batchSize) * epochs;
+    }
+
+    @Override
+    public double normalizer(int n) {
+        return batchSize;
+    }
+
+    @Override
+    public int maxBatchSlots(int n) {
+        FixedPartition.stepsPerEpoch(n, batchSize);
+        return batchSize;
+    }
+
+    @Override
+    public BatchIterator iterator(int n, UniformRandomProvider rng) {
+        int s = FixedPartition.stepsPerEpoch(n, batchSize);
+        Checks.notNull("rng", rng);
+        int[] perm = new int[n];
+        FixedPartition.identity(perm);
+        long[] t = {0};
+        return (idx, w) -> {
+            if (t[0] % s == 0) {
+                FixedPartition.shuffle(perm, rng);
+            }
+            return FixedPartition.fill(perm, t[0]++, batchSize, s, idx, w);
+        };
+    }
+
+    @Override
+    public DpEvent stepEvent(int n, double noiseMultiplier) {
+        return new AblqStepEvent(AblqStepEvent.BatchOrder.DYNAMIC_SHUFFLE, noiseMultiplier,
+                FixedPartition.stepsPerEpoch(n, batchSize));
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.ZERO_OUT;
+    }
+}

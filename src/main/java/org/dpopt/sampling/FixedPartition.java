@@ -1,0 +1,61 @@
+package org.dpopt.sampling;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Shared arithmetic of the fixed-size, one-pass-per-epoch samplers of paper D (Algorithm 3): the
+ * "valid" (n, b, T) check and the in-place Fisher–Yates shuffle.
+ */
+final class FixedPartition {
+    private FixedPartition() {
+    }
+
+    /** S = n/b, refusing (n, b) unless b divides n. */
+    static int stepsPerEpoch(int n, int batchSize) {
+        Checks.atLeastOne("n", n);
+        if (batchSize > n) {
+            throw Checks.fail("batchSize", "at most the dataset size " + n, batchSize);
+        }
+        if (n % batchSize != 0) {
+            throw Checks.fail("batchSize", "a divisor of the dataset size " + n
+                    + " (valid (n, b, T): S = n/b and E = T/S integers; paper D §2)", batchSize);
+        }
+        return n / batchSize;
+    }
+
+    /** The integer epoch count E from a real-valued recipe argument, refusing non-integers. */
+    static int integerEpochs(double epochs) {
+        if (!(epochs >= 1) || epochs != Math.rint(epochs) || epochs > Integer.MAX_VALUE) {
+            throw Checks.fail("epochs", "a positive integer for deterministic and shuffled batches", epochs);
+        }
+        return (int) epochs;
+    }
+
+    /** Fills {@code perm} with 0..n−1. */
+    static void identity(int[] perm) {
+        for (int i = 0; i < perm.length; i++) {
+            perm[i] = i;
+        }
+    }
+
+    /** Uniform random permutation in place (Fisher–Yates). */
+    static void shuffle(int[] perm, UniformRandomProvider rng) {
+        for (int i = perm.length - 1; i > 0; i--) {
+            int j = rng.nextInt(i + 1);
+            int t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+    }
+
+    /** Copies batch {@code t mod S} of the order {@code perm} (null: identity) into the slots. */
+    static int fill(int[] perm, long step, int batchSize, int stepsPerEpoch, int[] idx, double[] w) {
+        int start = (int) (step % stepsPerEpoch) * batchSize;
+        for (int a = 0; a < batchSize; a++) {
+            idx[a] = perm == null ? start + a : perm[start + a];
+            w[a] = 1;
+        }
+        return batchSize;
+    }
+}

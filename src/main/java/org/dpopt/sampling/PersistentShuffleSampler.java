@@ -1,0 +1,72 @@
+package org.dpopt.sampling;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AblqStepEvent;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Persistent shuffling 𝒮⋄_{b,T} (Chua et al., "Scalable DP-SGD: Shuffling vs. Poisson Subsampling",
+ * NeurIPS 2024, arXiv:2411.04205, Algorithm 3): one uniformly random permutation π is drawn when the
+ * iterator is created and reused every epoch; batch t is π applied to block t. Requires b | n;
+ * T = E·n/b.
+ *
+ * <p>Privacy event: {@code SelfComposed(AblqStep(PERSISTENT_SHUFFLE, z, S), T)} under zero-out. Valid
+ * upper bound: the deterministic curve (Gaussian, sensitivity √E); the paper's optimistic lower
+ * bound (Thm 3.5) is the single-epoch max-statistic bound at σ/√E. No Poisson amplification.
+ *
+ * @param batchSize b
+ * @param epochs E
+ */
+public record PersistentShuffleSampler(int batchSize, int epochs) implements BatchSampler {
+
+    /** Validates. */
+    public PersistentShuffleSampler {
+        Checks.atLeastOne("batchSize", batchSize);
+        Checks.atLeastOne("epochs", epochs);
+    }
+
+    @Override
+    public String name() {
+        return "shuffle-persistent";
+    }
+
+    @Override
+    public long steps(int n) {
+        return (long) FixedPartition.stepsPerEpoch(n, batchSize) * epochs;
+    }
+
+    @Override
+    public double normalizer(int n) {
+        return batchSize;
+    }
+
+    @Override
+    public int maxBatchSlots(int n) {
+        FixedPartition.stepsPerEpoch(n, batchSize);
+        return batchSize;
+    }
+
+    @Override
+    public BatchIterator iterator(int n, UniformRandomProvider rng) {
+        int s = FixedPartition.stepsPerEpoch(n, batchSize);
+        Checks.notNull("rng", rng);
+        int[] perm = new int[n];
+        FixedPartition.identity(perm);
+        FixedPartition.shuffle(perm, rng);
+        long[] t = {0};
+        return (idx, w) -> FixedPartition.fill(perm, t[0]++, batchSize, s, idx, w);
+    }
+
+    @Override
+    public DpEvent stepEvent(int n, double noiseMultiplier) {
+        return new AblqStepEvent(AblqStepEvent.BatchOrder.PERSISTENT_SHUFFLE, noiseMultiplier,
+                FixedPartition.stepsPerEpoch(n, batchSize));
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.ZERO_OUT;
+    }
+}

@@ -1,0 +1,105 @@
+package org.dpopt.optim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.dpopt.accounting.DpEvents;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.data.Dataset;
+import org.dpopt.geometry.ConvexSets;
+import org.dpopt.loss.Loss;
+import org.dpopt.loss.Losses;
+import org.dpopt.loss.Problem;
+import org.dpopt.noise.Rngs;
+import org.dpopt.oracle.MoreauEnvelopeOracle;
+import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Test;
+
+/** A_ProxGD: smoothing parameters, cost accounting, privacy statement = wrapped noisy SGD's. */
+class ProxSgdTest {
+
+    private static Problem problem(int n) {
+        HardLinearFamily fam = new HardLinearFamily(4, 5, 3);
+        return Problem.of(fam.sample(n, 1), Losses.hinge(), ConvexSets.l2Ball(1));
+    }
+
+    @Test
+    void smoothingAtTheStabilityLimitAndInnerSteps() {
+        Problem p = problem(800);
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        ProxSgd.Plan plan = ProxSgd.builder().build().plan(p, b);
+        double limit = Math.min(Math.sqrt(400), 800 / Math.sqrt(8 * 4 * Math.log(1e5)));
+        assertEquals(limit, plan.beta(), 1e-9 * limit);
+        assertTrue(plan.beta() <= limit);
+        assertEquals(1 / Math.sqrt(800), plan.accuracy(), 1e-15);
+        assertEquals(MoreauEnvelopeOracle.innerStepsFor(1, 1 / Math.sqrt(800)), plan.innerSteps());
+        assertEquals(16 * 800 - 1, plan.innerSteps());
+        ProxSgd.Plan paper = ProxSgd.builder().relativeAccuracy(1.0 / 800).build().plan(p, b);
+        assertEquals(16L * 800 * 800 - 1, paper.innerSteps());
+    }
+
+    @Test
+    void ledgerEqualsStatementAndCostIsCounted() {
+        Problem p = problem(600);
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        ProxSgd opt = ProxSgd.builder().relativeAccuracy(0.2).build();
+        OptimizationResult r = opt.optimize(p, b, Rngs.seeded(1));
+        assertEquals(DpEvents.normalize(opt.privacyEvent(p, b)), r.ledger());
+        assertEquals(NeighboringRelation.ADD_OR_REMOVE_ONE, r.privacy().relation());
+        assertTrue(r.privacy().epsilon() <= 1 + 1e-9);
+        double perExample = r.parameters().get("per_example_gradients");
+        assertEquals(perExample * (16 * 25 - 1), (double) r.gradientEvaluations(), 0.0);
+        // same event as the BFTT19 noisy SGD on a smooth loss with the same n, d, L, M
+        assertEquals(NoisySgd.paperPreset().privacyEvent(Problem.of(p.data(), Losses.logistic(), p.domain()), b),
+                opt.privacyEvent(p, b));
+        // train loss is reported for the original hinge loss
+        assertEquals(p.empiricalRisk(r.solution()), r.nonPrivateDiagnostics().get("train_loss"), 1e-12);
+    }
+
+    @Test
+    void practicalModeWrapsDpSgd() {
+        Problem p = Problem.of(problem(500).data(), Losses.absolute());
+        PrivacyBudget b = PrivacyBudget.of(2, 1e-5);
+        NoisySgd sgd = NoisySgd.builder().epochs(2).batchSize(50).learningRate(0.5).build();
+        ProxSgd opt = ProxSgd.builder().noisySgd(sgd).relativeAccuracy(0.5).smoothness(10).build();
+        OptimizationResult r = opt.optimize(p, b, Rngs.seeded(2));
+        assertEquals(DpEvents.normalize(sgd.privacyEvent(p, b)), r.ledger());
+        assertEquals(10.0, r.parameters().get("moreau_beta"));
+        assertEquals(63.0, r.parameters().get("inner_steps"));
+    }
+
+    @Test
+    void refusals() {
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        Dataset data = problem(300).data();
+        // paper preset needs a bounded domain (refused by the wrapped noisy SGD)
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ProxSgd.builder().build().privacyEvent(Problem.of(data, Losses.hinge()), b));
+        assertTrue(e.getMessage().startsWith("domain radius M must be finite"), e.getMessage());
+        // smoothing above the stability limit is refused by the wrapped noisy SGD's theorem check
+        e = assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().smoothness(1e6).build()
+                .privacyEvent(Problem.of(data, Losses.hinge(), ConvexSets.l2Ball(1)), b));
+        assertTrue(e.getMessage().startsWith("smoothness beta must be at most"), e.getMessage());
+        // inner accuracy so fine that τ overflows
+        e = assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().relativeAccuracy(1e-6).build()
+                .privacyEvent(Problem.of(data, Losses.hinge(), ConvexSets.l2Ball(1)), b));
+        assertTrue(e.getMessage().startsWith("inner steps"), e.getMessage());
+        Loss nonConvex = new Loss() {
+            @Override public String name() { return "nc"; }
+            @Override public double value(DMatrixRMaj w, Dataset d, int i) { return 0; }
+            @Override public void gradient(DMatrixRMaj w, Dataset d, int i, DMatrixRMaj out) { }
+            @Override public double lipschitz(double r) { return 1; }
+            @Override public double smoothness(double r) { return 1; }
+            @Override public Convexity convexity() { return Convexity.NONCONVEX; }
+            @Override public boolean isClassification() { return false; }
+        };
+        e = assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().build()
+                .privacyEvent(Problem.of(data, nonConvex, ConvexSets.l2Ball(1)), b));
+        assertTrue(e.getMessage().startsWith("convexity of nc must be CONVEX"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().smoothness(0));
+        assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().relativeAccuracy(-1));
+        assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().comparatorRadius(Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().noisySgd(null));
+    }
+}
