@@ -17,6 +17,8 @@ public final class BenchSuites {
         add(new SamplersSuite());
         add(new SmoothedGradientSuite());
         add(new PgMirrorDescentSuite());
+        add(new FrankWolfeDimensionSuite());
+        add(new VrFrankWolfePassSuite());
     }
 
     private static void add(BenchSuite s) {

@@ -35,6 +35,9 @@ public final class Algorithms {
         register(CoreAlgorithms.dpSgd());
         register(CoreAlgorithms.nsgd());
         register(CoreAlgorithms.nonPrivate());
+        register(FrankWolfeAlgorithms.noisyFrankWolfe());
+        register(FrankWolfeAlgorithms.vrFrankWolfe());
+        register(FrankWolfeAlgorithms.noisySfw());
         register(SmoothingAlgorithms.phasedSgd());
         register(SmoothingAlgorithms.proxSgd());
         register(MirrorAlgorithms.pgMirrorDescent());

@@ -81,4 +81,35 @@ public final class Norms {
         }
         return Math.max(p, 1 + 1 / ln);
     }
+    /**
+     * The maximizer of ⟨v, g⟩ over the unit ℓp ball, 1 &lt; p ≤ 2 (Hölder's equality case):
+     * {@code v_k = sign(g_k) |g_k|^{q−1} / ‖g‖_q^{q−1}}, so that ⟨v, g⟩ = ‖g‖_q and ‖v‖_p = 1. Computed with
+     * g scaled by max|g_k| so that large q does not overflow. For g = 0 writes 0. Modified: out (may be g).
+     */
+    public static void dualMaximizer(DMatrixRMaj g, double p, DMatrixRMaj out) {
+        if (!(p > 1 && p <= 2)) {
+            throw Checks.fail("p", "in (1, 2]", p);
+        }
+        int d = Vectors.length(g);
+        Checks.vector("out", out, d);
+        double q = p / (p - 1);
+        double m = 0;
+        for (int i = 0; i < d; i++) {
+            m = Math.max(m, Math.abs(g.data[i]));
+        }
+        if (m == 0) {
+            java.util.Arrays.fill(out.data, 0, d, 0.0);
+            return;
+        }
+        double s = 0;
+        for (int i = 0; i < d; i++) {
+            s += Math.pow(Math.abs(g.data[i]) / m, q);
+        }
+        // ‖g/m‖_q^{q−1} = s^{(q−1)/q} = s^{1/p}
+        double denom = Math.pow(s, 1 / p);
+        for (int i = 0; i < d; i++) {
+            double u = Math.abs(g.data[i]) / m;
+            out.data[i] = Math.copySign(Math.pow(u, q - 1) / denom, g.data[i]);
+        }
+    }
 }
