@@ -39,7 +39,8 @@ final class DpSgdEpochSuite implements BenchSuite {
         progress.flush();
         Dataset data = Synthetic.logistic(n, Synthetic.plantedVector(d, 2.0, rng), rng).data();
         Problem problem = Problem.of(data, Losses.logistic());
-        NoisySgd dp = NoisySgd.builder().batchSize(256).epochs(1).noiseMultiplier(1.0).diagnostics(false).build();
+        NoisySgd dp = NoisySgd.builder().batchSize(256).epochs(1).noiseMultiplier(1.0).diagnostics(false)
+                .accountant(new org.dpopt.accounting.RdpAccountant()).build();
         NonPrivateSgd plain = new NonPrivateSgd(256, 1, 1.0, 0, false);
         PrivacyBudget budget = PrivacyBudget.of(1, 1e-6);
         double[] tDp = new double[reps];
