@@ -35,6 +35,8 @@ public final class Algorithms {
         register(CoreAlgorithms.dpSgd());
         register(CoreAlgorithms.nsgd());
         register(CoreAlgorithms.nonPrivate());
+        register(ObjPertAlgorithms.exact());
+        register(ObjPertAlgorithms.svrg());
     }
 
     private static void register(Spec s) {

@@ -78,7 +78,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
     private final NoiseRule noiseRule;
     private final double tolerance;
     private final int epochs; // 0: data-independent budget
-    private final double failureProbability;
+    private final double failureProbability; // NaN: 1e-3·δ/(1 + e^ε)
     private final boolean earlyStop;
 
     private ObjectivePerturbation(Builder b) {
@@ -209,6 +209,14 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         return new Plan(gll, lip, beta, lam, epsPart, deltaPart, sigmaG, alpha, r, zH, zH * 2 * r, event);
     }
 
+    /** p for the epoch budget: as set, or 1e-3·δ/(1 + e^ε) so that a failure adds at most δ/1000. */
+    double failureProbability(PrivacyBudget budget) {
+        if (!Double.isNaN(failureProbability)) {
+            return failureProbability;
+        }
+        return 1e-3 * budget.delta() / (1 + Math.exp(Math.min(budget.epsilon(), 700)));
+    }
+
     @Override
     public DpEvent privacyEvent(Problem problem, PrivacyBudget budget) {
         return plan(problem, budget).event();
@@ -245,10 +253,11 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             evals = s.gradientEvaluations();
             diag.put("certified_distance", s.distance());
             notes.add("exact objective perturbation: minimizer certified within " + s.distance()
-                    + " (the theorem assumes exact minimization)");
+                    + " (the theorem assumes exact minimization); Newton steps are a data-dependent diagnostic");
         } else {
+            double pFail = failureProbability(budget);
             int budgetEpochs = epochs > 0 ? epochs
-                    : Svrg.epochBudget(obj, p.beta(), p.lipschitz(), p.alpha(), failureProbability);
+                    : Svrg.epochBudget(obj, p.beta(), p.lipschitz(), p.alpha(), pFail);
             Svrg.Result s = Svrg.solve(obj, p.beta(), p.alpha(), budgetEpochs, earlyStop, rng);
             if (!(s.suboptimality() <= p.alpha())) {
                 throw new IllegalStateException("SVRG did not certify suboptimality alpha = " + p.alpha()
@@ -270,6 +279,15 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             params.put("inner_steps", (double) Svrg.schedule(obj, p.beta()).innerSteps());
             diag.put("certified_suboptimality", s.suboptimality());
             notes.add("split (eps/2, delta/2) objective perturbation + (eps/2, delta/2) Gaussian output noise");
+            if (epochs == 0) {
+                notes.add("a run fails (throws, releasing only that fact) with probability <= " + pFail
+                        + " for every dataset; counting that event the guarantee is (eps, delta + (1 + e^eps) p)");
+            } else {
+                notes.add("fixed epoch budget: the probability of a (data-dependent) failure is not bounded");
+            }
+            if (earlyStop) {
+                notes.add("early stop: the epoch count (steps, timing) depends on the data and is not covered");
+            }
         }
         DpEvent recorded = ledger.build();
         PrivacyReport report = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE)
@@ -289,7 +307,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         private NoiseRule noiseRule = NoiseRule.TIGHT;
         private double tolerance = 1e-9;
         private int epochs = 0;
-        private double failureProbability = 1e-6;
+        private double failureProbability = Double.NaN;
         private boolean earlyStop = false;
 
         private Builder() {
@@ -331,7 +349,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             return this;
         }
 
-        /** Failure probability p of the default epoch budget, in (0, 1) (default 1e-6). */
+        /** Failure probability p of the default epoch budget, in (0, 1) (default 1e-3·δ/(1 + e^ε)). */
         public Builder failureProbability(double pr) {
             this.failureProbability = Checks.openUnit("failureProbability", pr);
             return this;

@@ -156,7 +156,7 @@ class ObjectivePerturbationTest {
         double lambda = 0.005;
         DMatrixRMaj ref = referenceSolve(p, lambda, 20000);
         DMatrixRMaj w = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG).lambda(lambda)
-                .build().optimize(p, HUGE, Rngs.seeded(2)).solution();
+                .failureProbability(1e-6).build().optimize(p, HUGE, Rngs.seeded(2)).solution();
         // r = √(2α/λ) = √2·M/n, σ_H ≈ 2r·z(5e11): the output noise is negligible
         assertEquals(0, Vectors.distance2(w, ref), 1e-2 * 2 * Math.sqrt(2) / 800 + 1e-6);
     }
