@@ -16,10 +16,11 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Epoch s: snapshot w̃, full gradient ḡ = ∇J(w̃) (n evaluations, per-example φ′ cached); k inner
  * steps w ← Π_W(w − η[(φ′(⟨w,xᵢ⟩) − φ′(⟨w̃,xᵢ⟩))xᵢ + 2λ(w − w̃) + ḡ]) with i uniform; the next
- * snapshot is the average of the k inner iterates (BFTT19's variant of the lemma). η = 1/(10β′).
- * Unconstrained: k = ⌈20β′/λ⌉ and Johnson–Zhang's contraction
- * ρ = 1/(μη(1−2β′η)k) + 2β′η/(1−2β′η) = 0.5625. Constrained: k = ⌈50β′/λ⌉ and Xiao–Zhang's
- * ρ = 1/(μη(1−4β′η)k) + 4β′η(k+1)/((1−4β′η)k) ≈ 0.834. Either way E[J(w̃ₛ)] − J* ≤ ρˢ(J(w̃₀) − J*).
+ * snapshot is the average of the k inner iterates (BFTT19's variant of the lemma).
+ * Unconstrained: η = 1/(10β′), k = ⌈20β′/λ⌉ and Johnson–Zhang's contraction
+ * ρ = 1/(μη(1−2β′η)k) + 2β′η/(1−2β′η) = 0.5625. Constrained: η = 1/(20β′), k = ⌈50β′/λ⌉ and
+ * Xiao–Zhang's ρ = 1/(μη(1−4β′η)k) + 4β′η(k+1)/((1−4β′η)k) ≈ 0.5. Either way
+ * E[J(w̃ₛ)] − J* ≤ ρˢ(J(w̃₀) − J*).
  *
  * <p>After every full gradient the certificate of {@link PerturbedObjective#suboptimalityBound} is
  * evaluated for free; the result is the snapshot with the smallest certified bound. With
@@ -55,8 +56,8 @@ public final class Svrg {
         double lambda = obj.lambda();
         double mu = 2 * lambda;
         double bp = beta + 2 * lambda;
-        double eta = 1 / (10 * bp);
         boolean unconstrained = obj.domain() instanceof ConvexSets.Unconstrained;
+        double eta = unconstrained ? 1 / (10 * bp) : 1 / (20 * bp);
         long k = (long) Math.ceil((unconstrained ? 20 : 50) * bp / lambda);
         double rho = unconstrained
                 ? 1 / (mu * eta * (1 - 2 * bp * eta) * k) + 2 * bp * eta / (1 - 2 * bp * eta)
@@ -65,11 +66,12 @@ public final class Svrg {
     }
 
     /**
-     * Data-independent epoch budget E = ⌈ln((1 + κ²)·gap₀/(α·p))/ln(1/ρ)⌉ with κ = β′/μ, the start
-     * w₀ = Π_W(0) and gap₀ = (L + ‖b‖ + 2λ‖w₀‖)²/(4λ) ≥ J(w₀) − J* (strong convexity). The certificate
-     * is at most (1 + κ²)(J(w) − J*) (smoothness + optimality of ŵ; see the theory note), so by
-     * Markov's inequality the certificate exceeds α after E epochs with probability at most p.
-     * Depends on the noise b but not on the data.
+     * Data-independent epoch budget E = ⌈ln(c·gap₀/(α·p))/ln(1/ρ)⌉. Start w₀ = Π_W(0);
+     * gap₀ = min(G₀²/(4λ), G₀·(‖w₀‖ + M)) ≥ J(w₀) − J* with G₀ = L + ‖b‖ + 2λ‖w₀‖ ≥ ‖∇J(w₀)‖ (strong
+     * convexity, resp. convexity and ‖w₀ − ŵ‖ ≤ ‖w₀‖ + M). The certificate is at most c·(J(w) − J*) with
+     * c = κ = L_J/μ for W = ℝ^d (‖g‖² ≤ 2L_J(J − J*)) and c = 1 + κ² otherwise (see the theory note), so by
+     * Markov's inequality the certificate still exceeds α after E epochs with probability at most p.
+     * Depends on the noise b and public constants, not on the data.
      */
     public static int epochBudget(PerturbedObjective obj, double beta, double lipschitz, double alpha,
             double failureProbability) {
@@ -79,10 +81,11 @@ public final class Svrg {
         obj.domain().project(w0);
         double lambda = obj.lambda();
         double grad = lipschitz + obj.linearNorm() + 2 * lambda * Vectors.norm2(w0);
-        double gap0 = grad * grad / (4 * lambda);
+        double gap0 = Math.min(grad * grad / (4 * lambda), grad * (Vectors.norm2(w0) + obj.domain().radius()));
         double kappa = (beta + 2 * lambda) / (2 * lambda);
+        double c = obj.domain() instanceof ConvexSets.Unconstrained ? kappa : 1 + kappa * kappa;
         double rho = schedule(obj, beta).rho();
-        double e = Math.ceil(Math.log((1 + kappa * kappa) * gap0 / (alpha * failureProbability)) / Math.log(1 / rho));
+        double e = Math.ceil(Math.log(c * gap0 / (alpha * failureProbability)) / Math.log(1 / rho));
         return (int) Math.max(1, Math.min(100_000, e));
     }
 

@@ -33,7 +33,9 @@ class SvrgTest {
         assertEquals(0.5625, u.rho(), 1e-12); // 12.5β′/(2λk) + 1/4 with k = 20β′/λ
         Svrg.Schedule c = Svrg.schedule(objective(data, ConvexSets.l2Ball(1), 0.01, 1), 0.25);
         assertEquals(1350, c.innerSteps());
-        assertTrue(c.rho() < 0.84 && c.rho() > 0.83, "Xiao-Zhang rho " + c.rho());
+        assertEquals(1 / (20 * 0.27), c.stepSize(), 1e-15);
+        // 25β′/(2λk) + 0.2(k+1)/(0.8k) with k = 50β′/λ: 0.25 + 0.25(1 + 1/k)
+        assertEquals(0.5 + 0.25 / 1350, c.rho(), 1e-12);
     }
 
     /**
