@@ -126,6 +126,30 @@ class ObjectivePerturbationTest {
     }
 
     @Test
+    void reportedNoiseScalesFollowTheRules() {
+        Dataset data = classification(400, 5, 23);
+        Problem p = Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(2));
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        double lambda = ObjectivePerturbation.theoremLambda(1, 2, 400, 5, 1, 1e-5);
+        OptimizationResult tight = ObjectivePerturbation.builder().build().optimize(p, b, Rngs.seeded(1));
+        OptimizationResult kst = ObjectivePerturbation.builder().noiseRule(ObjectivePerturbation.NoiseRule.KST12).build()
+                .optimize(p, b, Rngs.seeded(1));
+        assertEquals(lambda, tight.parameters().get("lambda"), 1e-15);
+        assertEquals(ObjectivePerturbation.tightSigma(2, 0.25 / (2 * 400 * lambda), 1, 1e-5),
+                tight.parameters().get("sigma_G"), 1e-12);
+        assertEquals(ObjectivePerturbation.kstSigma(2, 1, 1e-5), kst.parameters().get("sigma_G"), 1e-12);
+        // approximate variant: λ at (ε/2, δ/2), α = M²λ/n², σ_H = z(ε/2, δ/2)·2√(2α/λ)
+        OptimizationResult s = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG).build()
+                .optimize(p, b, Rngs.seeded(1));
+        double lam2 = ObjectivePerturbation.theoremLambda(1, 2, 400, 5, 0.5, 0.5e-5);
+        double alpha = 4 * lam2 / (400.0 * 400);
+        assertEquals(lam2, s.parameters().get("lambda"), 1e-15);
+        assertEquals(alpha, s.parameters().get("alpha"), 1e-20);
+        assertEquals(GaussianMechanism.noiseMultiplier(0.5, 0.5e-5) * 2 * Math.sqrt(2 * alpha / lam2),
+                s.parameters().get("sigma_H"), 1e-12);
+    }
+
+    @Test
     void ledgerEqualsStatementForBothVariants() {
         Dataset data = classification(500, 5, 11);
         Problem p = Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1));

@@ -55,7 +55,7 @@ public class ObjPertSolveBenchmark {
         Dataset data = Synthetic.logistic(n, Synthetic.plantedVector(D, 3, Rngs.seeded(1)), Rngs.seeded(2)).data();
         lambda = ObjectivePerturbation.theoremLambda(1, 20, n, D, 1, 1e-5);
         obj = new PerturbedObjective(data, Losses.logistic(), ConvexSets.unconstrained(), new DMatrixRMaj(D, 1), lambda);
-        jStar = obj.value(new CertifiedNewtonSolver(1e-12, 500).solve(obj).w());
+        jStar = obj.value(new CertifiedNewtonSolver(1e-9, 100).solve(obj).w());
         ll = new de.bwaldvogel.liblinear.Problem();
         ll.l = n;
         ll.n = D;
