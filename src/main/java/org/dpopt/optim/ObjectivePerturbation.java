@@ -170,7 +170,14 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
                     + "(use objective-perturbation-svrg for other sets)", problem.domain());
         }
         double epsPart = approx ? budget.epsilon() / 2 : budget.epsilon();
-        double deltaPart = approx ? budget.delta() / 2 : budget.delta();
+        // SVRG variant: the certified-failure event (probability <= p for every dataset) costs (1 + e^eps) p of
+        // delta; it is taken out of the budget first so that the whole guarantee stays within (eps, delta)
+        double deltaAvail = approx ? budget.delta() - failureTerm(budget) : budget.delta();
+        if (!(deltaAvail > 0)) {
+            throw Checks.fail("failure probability term (1 + e^eps) p", "below delta = " + budget.delta(),
+                    failureTerm(budget));
+        }
+        double deltaPart = approx ? deltaAvail / 2 : budget.delta();
         double lam = lambda;
         if (Double.isNaN(lam)) {
             if (!Double.isFinite(m)) {
@@ -204,9 +211,14 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             alpha = m * m * lam / ((double) n * n);
         }
         double r = Math.sqrt(2 * alpha / lam);
-        double zH = GaussianMechanism.noiseMultiplier(budget.epsilon() / 2, budget.delta() / 2);
+        double zH = GaussianMechanism.noiseMultiplier(budget.epsilon() / 2, deltaAvail / 2);
         DpEvent event = DpEvents.normalize(ComposedEvent.of(objp, new GaussianEvent(zH)));
         return new Plan(gll, lip, beta, lam, epsPart, deltaPart, sigmaG, alpha, r, zH, zH * 2 * r, event);
+    }
+
+    /** The δ charged for a failed (thrown) SVRG run: (1 + e^ε)·p. */
+    double failureTerm(PrivacyBudget budget) {
+        return (1 + Math.exp(Math.min(budget.epsilon(), 700))) * failureProbability(budget);
     }
 
     /** p for the epoch budget: as set, or 1e-3·δ/(1 + e^ε) so that a failure adds at most δ/1000. */
@@ -256,8 +268,13 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
                     + " (the theorem assumes exact minimization); Newton steps are a data-dependent diagnostic");
         } else {
             double pFail = failureProbability(budget);
-            int budgetEpochs = epochs > 0 ? epochs
-                    : Svrg.epochBudget(obj, p.beta(), p.lipschitz(), p.alpha(), pFail);
+            int certifiedEpochs = Svrg.epochBudget(obj, p.beta(), p.lipschitz(), p.alpha(), pFail);
+            if (epochs > 0 && epochs < certifiedEpochs) {
+                throw Checks.fail("epochs", "at least the budget " + certifiedEpochs + " that bounds the failure "
+                        + "probability by " + pFail + " (fewer epochs would make failing a data-dependent release)",
+                        epochs);
+            }
+            int budgetEpochs = Math.max(epochs, certifiedEpochs);
             Svrg.Result s = Svrg.solve(obj, p.beta(), p.alpha(), budgetEpochs, earlyStop, rng);
             if (!(s.suboptimality() <= p.alpha())) {
                 throw new IllegalStateException("SVRG did not certify suboptimality alpha = " + p.alpha()
@@ -279,19 +296,19 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             params.put("inner_steps", (double) Svrg.schedule(obj, p.beta()).innerSteps());
             diag.put("certified_suboptimality", s.suboptimality());
             notes.add("split (eps/2, delta/2) objective perturbation + (eps/2, delta/2) Gaussian output noise");
-            if (epochs == 0) {
-                notes.add("a run fails (throws, releasing only that fact) with probability <= " + pFail
-                        + " for every dataset; counting that event the guarantee is (eps, delta + (1 + e^eps) p)");
-            } else {
-                notes.add("fixed epoch budget: the probability of a (data-dependent) failure is not bounded");
-            }
+            notes.add("a run fails (throws, releasing only that fact) with probability <= " + pFail
+                    + " for every dataset; its cost (1 + e^eps) p = " + failureTerm(budget)
+                    + " is included in delta");
             if (earlyStop) {
                 notes.add("early stop: the epoch count (steps, timing) depends on the data and is not covered");
             }
         }
         DpEvent recorded = ledger.build();
-        PrivacyReport report = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE)
-                .report(recorded, budget.delta());
+        double deltaForLedger = variant == Variant.EXACT ? budget.delta() : budget.delta() - failureTerm(budget);
+        PrivacyReport r0 = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE)
+                .report(recorded, deltaForLedger);
+        PrivacyReport report = new PrivacyReport(r0.epsilon(), r0.epsilonLower(), budget.delta(), r0.accountant(),
+                r0.relation(), r0.event(), r0.bound(), r0.notes());
         for (String s : notes) {
             report = report.withNote(s);
         }

@@ -141,11 +141,13 @@ class ObjectivePerturbationTest {
         // approximate variant: λ at (ε/2, δ/2), α = M²λ/n², σ_H = z(ε/2, δ/2)·2√(2α/λ)
         OptimizationResult s = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG).build()
                 .optimize(p, b, Rngs.seeded(1));
-        double lam2 = ObjectivePerturbation.theoremLambda(1, 2, 400, 5, 0.5, 0.5e-5);
+        // the SVRG variant first sets aside the failure term 1e-3·δ, then splits the rest in two
+        double half = 0.5 * 1e-5 * (1 - 1e-3);
+        double lam2 = ObjectivePerturbation.theoremLambda(1, 2, 400, 5, 0.5, half);
         double alpha = 4 * lam2 / (400.0 * 400);
         assertEquals(lam2, s.parameters().get("lambda"), 1e-15);
         assertEquals(alpha, s.parameters().get("alpha"), 1e-20);
-        assertEquals(GaussianMechanism.noiseMultiplier(0.5, 0.5e-5) * 2 * Math.sqrt(2 * alpha / lam2),
+        assertEquals(GaussianMechanism.noiseMultiplier(0.5, half) * 2 * Math.sqrt(2 * alpha / lam2),
                 s.parameters().get("sigma_H"), 1e-12);
     }
 
@@ -163,9 +165,11 @@ class ObjectivePerturbationTest {
         ObjectivePerturbation svrg = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG).build();
         OptimizationResult s = svrg.optimize(p, b, Rngs.seeded(1));
         assertEquals(DpEvents.normalize(svrg.privacyEvent(p, b)), s.ledger());
-        double z = GaussianMechanism.noiseMultiplier(0.5, 0.5e-5);
-        assertEquals(DpEvents.normalize(ComposedEvent.of(new EpsilonDeltaEvent(0.5, 0.5e-5), new GaussianEvent(z))),
+        double half = 0.5 * (1e-5 - s.privacy().delta() * 1e-3); // failure term 1e-3·δ set aside first
+        double z = GaussianMechanism.noiseMultiplier(0.5, half);
+        assertEquals(DpEvents.normalize(ComposedEvent.of(new EpsilonDeltaEvent(0.5, half), new GaussianEvent(z))),
                 s.ledger());
+        assertEquals(1e-5, s.privacy().delta(), 0); // the report's δ includes the failure term
         // basic composition gives exactly the budget (up to the calibration's bracket)
         assertTrue(s.privacy().epsilon() <= 1 + 1e-12);
         assertEquals(1, s.privacy().epsilon(), 1e-6);
@@ -180,7 +184,7 @@ class ObjectivePerturbationTest {
         double lambda = 0.005;
         DMatrixRMaj ref = referenceSolve(p, lambda, 20000);
         DMatrixRMaj w = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG).lambda(lambda)
-                .failureProbability(1e-6).build().optimize(p, HUGE, Rngs.seeded(2)).solution();
+                .build().optimize(p, HUGE, Rngs.seeded(2)).solution();
         // r = √(2α/λ) = √2·M/n, σ_H ≈ 2r·z(5e11): the output noise is negligible
         assertEquals(0, Vectors.distance2(w, ref), 1e-2 * 2 * Math.sqrt(2) / 800 + 1e-6);
     }
@@ -190,10 +194,16 @@ class ObjectivePerturbationTest {
         Dataset data = classification(300, 4, 17);
         Problem p = Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1));
         ObjectivePerturbation op = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG)
-                .accuracy(1e-300).epochs(1).build();
+                .accuracy(1e-300).build();
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> op.optimize(p, PrivacyBudget.of(1, 1e-5), Rngs.seeded(1)));
         assertTrue(e.getMessage().contains("nothing released"), e.getMessage());
+        // an epoch count below the certified budget would make failing a data-dependent release: refused
+        ObjectivePerturbation tooFew = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG)
+                .epochs(1).build();
+        IllegalArgumentException r = assertThrows(IllegalArgumentException.class,
+                () -> tooFew.optimize(p, PrivacyBudget.of(1, 1e-5), Rngs.seeded(1)));
+        assertTrue(r.getMessage().startsWith("epochs must be at least the budget"), r.getMessage());
     }
 
     static final class NonConvexLogistic implements GeneralizedLinearLoss {
