@@ -41,6 +41,8 @@ public final class Algorithms {
         register(SmoothingAlgorithms.phasedSgd());
         register(SmoothingAlgorithms.proxSgd());
         register(MirrorAlgorithms.pgMirrorDescent());
+        register(ObjPertAlgorithms.exact());
+        register(ObjPertAlgorithms.svrg());
     }
 
     private static void register(Spec s) {
