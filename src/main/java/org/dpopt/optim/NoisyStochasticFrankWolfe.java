@@ -10,7 +10,6 @@ import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.GaussianEvent;
 import org.dpopt.accounting.NeighboringRelation;
-import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyLedger;
 import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.accounting.RdpAccountant;
@@ -44,26 +43,10 @@ import org.ejml.data.DMatrixRMaj;
  * is ParallelComposed(R × [m × Gaussian(z)]), z calibrated by the accountant (default RDP, replace-one).
  */
 public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
-    private final java.util.function.IntFunction<LpBall> domain;
-    private final int rounds;
-    private final double stepSize;
-    private final int stepsPerRound;
-    private final PrivacyAccountant accountant;
-    private final boolean diagnostics;
-    private final Dataset population;
-    private final boolean shuffle;
-    private final int shuffleBlock;
+    private final OnePassFrankWolfe.Settings<LpBall> cfg;
 
     private NoisyStochasticFrankWolfe(Builder b) {
-        this.domain = b.domain;
-        this.rounds = b.rounds;
-        this.stepSize = b.stepSize;
-        this.stepsPerRound = b.stepsPerRound;
-        this.accountant = b.accountant;
-        this.diagnostics = b.diagnostics;
-        this.population = b.population;
-        this.shuffle = b.shuffle;
-        this.shuffleBlock = b.shuffleBlock;
+        this.cfg = b.settings();
     }
 
     /** A builder with the documented defaults. */
@@ -93,14 +76,14 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         Checks.notNull("budget", budget);
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(problem, name());
         LpBall ball = FrankWolfeSupport.resolveLpBall(
-                domain == null ? null : domain.apply(problem.dimension()), problem, name());
-        OnePassFrankWolfe.requireExactSmoothLoss(loss, accountant, name());
+                cfg.domainFor(problem.dimension()), problem, name());
+        OnePassFrankWolfe.requireExactSmoothLoss(loss, cfg.accountant(), name());
         // the ball's diameter 2r is positive, so no floor is needed in the default m
-        OnePassFrankWolfe.Schedule s = OnePassFrankWolfe.schedule(problem, loss, budget.epsilon(), rounds, stepSize,
-                stepsPerRound, ball.diameter(), 0.0);
+        OnePassFrankWolfe.Schedule s = OnePassFrankWolfe.schedule(cfg, problem, loss, budget.epsilon(),
+                ball.diameter(), 0.0);
         double delta = 2 * s.lipschitz() / s.anchor();
         int m = s.steps();
-        double z = Calibration.noiseMultiplier(accountant, zz -> roundEvent(zz, m), budget.epsilon(), budget.delta(),
+        double z = Calibration.noiseMultiplier(cfg.accountant(), zz -> roundEvent(zz, m), budget.epsilon(), budget.delta(),
                 1e-6);
         return new Plan(ball, loss, s.rounds(), m, s.mu(), s.anchor(), s.batch(), delta, z);
     }
@@ -137,8 +120,8 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         LpBall ball = p.ball();
         int n = data.size();
         int d = data.dimension();
-        int block = shuffleBlock > 0 ? shuffleBlock : FrankWolfeSupport.autoBlock(p.batch());
-        int[] perm = FrankWolfeSupport.readOrder(n, block, shuffle, rng);
+        int block = cfg.block(p.batch());
+        int[] perm = FrankWolfeSupport.readOrder(n, block, cfg.shuffle(), rng);
         long total = (long) p.rounds() * p.steps();
         long chosen = rng.nextLong(total);
         GaussianNoise noise = GaussianNoise.of(rng);
@@ -193,16 +176,16 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
             roundEvents.add(roundLedger.build());
         }
         DpEvent recorded = OnePassFrankWolfe.recordRounds(roundEvents);
-        PrivacyReport report = FrankWolfeSupport.reportWithinBudget(accountant, recorded, budget);
+        PrivacyReport report = FrankWolfeSupport.reportWithinBudget(cfg.accountant(), recorded, budget);
         Map<String, Double> params = OnePassFrankWolfe.scheduleParameters(p.rounds(), p.steps(), mu, p.anchor(),
-                p.batch(), pos, shuffle, block);
+                p.batch(), pos, cfg.shuffle(), block);
         params.put("noise_multiplier", p.z());
         params.put("sigma", sigma);
         params.put("l2_sensitivity", p.sensitivity());
         params.put("p", ball.p());
         params.put("output_index", (double) chosen);
-        Map<String, Double> diag = FrankWolfeSupport.riskDiagnostics(diagnostics, problem, population, out);
-        if (diagnostics) {
+        Map<String, Double> diag = FrankWolfeSupport.riskDiagnostics(cfg.diagnostics(), problem, cfg.population(), out);
+        if (cfg.diagnostics()) {
             diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, ball, out));
         }
         return new OptimizationResult(out, report, recorded, total, evals, params, diag);

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.NeighboringRelation;
@@ -35,6 +36,24 @@ final class OnePassFrankWolfe {
     }
 
     /**
+     * The configuration a one-pass builder hands to its optimizer (rounds, stepSize, stepsPerRound and
+     * shuffleBlock at 0, NaN, 0, 0 mean automatic; a null domain means the problem's).
+     */
+    record Settings<D>(IntFunction<D> domain, int rounds, double stepSize, int stepsPerRound,
+            PrivacyAccountant accountant, boolean diagnostics, Dataset population, boolean shuffle, int shuffleBlock) {
+
+        /** The configured constraint set for dimension d, or null for the problem's domain. */
+        D domainFor(int d) {
+            return domain == null ? null : domain.apply(d);
+        }
+
+        /** The shuffle block: the configured one, else {@link FrankWolfeSupport#autoBlock} of the batch. */
+        int block(int batch) {
+            return shuffleBlock > 0 ? shuffleBlock : FrankWolfeSupport.autoBlock(batch);
+        }
+    }
+
+    /**
      * Refuses a non-smooth loss, a loss whose derivative is inexact (the difference-batch sensitivity
      * rests on the smoothness bound) and an accountant for another relation than replace-one.
      */
@@ -57,8 +76,11 @@ final class OnePassFrankWolfe {
      * R = ⌈(nε)^{1/3}⌉, μ = 1/R, m = ⌈L/(βμ·max(diam, diamFloor))⌉ clamped to [1, n]), b₀ the largest anchor
      * that fits n records and b = ⌈b₀βμ·diam/L⌉.
      */
-    static Schedule schedule(Problem problem, GeneralizedLinearLoss loss, double epsilon, int rounds, double stepSize,
-            int stepsPerRound, double diam, double diamFloor) {
+    static Schedule schedule(Settings<?> settings, Problem problem, GeneralizedLinearLoss loss, double epsilon,
+            double diam, double diamFloor) {
+        int rounds = settings.rounds();
+        double stepSize = settings.stepSize();
+        int stepsPerRound = settings.stepsPerRound();
         int n = problem.size();
         double rn = problem.data().rowNormBound();
         double lip = loss.scalarLipschitz() * rn;

@@ -60,4 +60,10 @@ abstract class OnePassFrankWolfeBuilder<D, B extends OnePassFrankWolfeBuilder<D,
         this.shuffleBlock = Checks.atLeastOne("shuffleBlock", rows);
         return self();
     }
+
+    /** The configuration as set so far. */
+    OnePassFrankWolfe.Settings<D> settings() {
+        return new OnePassFrankWolfe.Settings<>(domain, rounds, stepSize, stepsPerRound, accountant, diagnostics,
+                population, shuffle, shuffleBlock);
+    }
 }

@@ -11,7 +11,6 @@ import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
-import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyLedger;
 import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.accounting.SelfComposedEvent;
@@ -52,26 +51,10 @@ import org.ejml.data.DMatrixRMaj;
  * budget of n records.
  */
 public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
-    private final java.util.function.IntFunction<Polytope> domain;
-    private final int rounds;
-    private final double stepSize;
-    private final int stepsPerRound;
-    private final PrivacyAccountant accountant;
-    private final boolean diagnostics;
-    private final Dataset population;
-    private final boolean shuffle;
-    private final int shuffleBlock;
+    private final OnePassFrankWolfe.Settings<Polytope> cfg;
 
     private VarianceReducedFrankWolfe(Builder b) {
-        this.domain = b.domain;
-        this.rounds = b.rounds;
-        this.stepSize = b.stepSize;
-        this.stepsPerRound = b.stepsPerRound;
-        this.accountant = b.accountant;
-        this.diagnostics = b.diagnostics;
-        this.population = b.population;
-        this.shuffle = b.shuffle;
-        this.shuffleBlock = b.shuffleBlock;
+        this.cfg = b.settings();
     }
 
     /** A builder with the documented defaults. */
@@ -101,13 +84,13 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         Checks.notNull("budget", budget);
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(problem, name());
         Polytope set = FrankWolfeSupport.resolvePolytope(
-                domain == null ? null : domain.apply(problem.dimension()), problem, name());
-        OnePassFrankWolfe.requireExactSmoothLoss(loss, accountant, name());
-        OnePassFrankWolfe.Schedule s = OnePassFrankWolfe.schedule(problem, loss, budget.epsilon(), rounds, stepSize,
-                stepsPerRound, set.diameter(), 1e-300);
+                cfg.domainFor(problem.dimension()), problem, name());
+        OnePassFrankWolfe.requireExactSmoothLoss(loss, cfg.accountant(), name());
+        OnePassFrankWolfe.Schedule s = OnePassFrankWolfe.schedule(cfg, problem, loss, budget.epsilon(),
+                set.diameter(), 1e-300);
         double delta = 2 * s.lipschitz() * set.maxVertexNorm2() / s.anchor();
         int steps = s.steps();
-        double z = Calibration.noiseMultiplier(accountant, zz -> roundEvent(1 / zz, steps), budget.epsilon(),
+        double z = Calibration.noiseMultiplier(cfg.accountant(), zz -> roundEvent(1 / zz, steps), budget.epsilon(),
                 budget.delta(), 1e-6);
         double eps0 = 1 / z;
         return new Plan(set, loss, s.rounds(), steps, s.mu(), s.anchor(), s.batch(), delta, eps0,
@@ -162,8 +145,8 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         int n = data.size();
         int d = data.dimension();
         int nv = set.vertexCount();
-        int block = shuffleBlock > 0 ? shuffleBlock : FrankWolfeSupport.autoBlock(p.batch());
-        int[] perm = FrankWolfeSupport.readOrder(n, block, shuffle, rng);
+        int block = cfg.block(p.batch());
+        int[] perm = FrankWolfeSupport.readOrder(n, block, cfg.shuffle(), rng);
         long total = (long) p.rounds() * p.steps();
         long chosen = rng.nextLong(total);
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
@@ -212,15 +195,15 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
             roundEvents.add(roundLedger.build());
         }
         DpEvent recorded = OnePassFrankWolfe.recordRounds(roundEvents);
-        PrivacyReport report = FrankWolfeSupport.reportWithinBudget(accountant, recorded, budget);
+        PrivacyReport report = FrankWolfeSupport.reportWithinBudget(cfg.accountant(), recorded, budget);
         Map<String, Double> params = OnePassFrankWolfe.scheduleParameters(p.rounds(), p.steps(), mu, p.anchor(),
-                p.batch(), pos, shuffle, block);
+                p.batch(), pos, cfg.shuffle(), block);
         params.put("epsilon_per_step", p.eps0());
         params.put("score_sensitivity", p.sensitivity());
         params.put("laplace_scale", p.rnm().scale());
         params.put("output_index", (double) chosen);
-        Map<String, Double> diag = FrankWolfeSupport.riskDiagnostics(diagnostics, problem, population, out);
-        if (diagnostics) {
+        Map<String, Double> diag = FrankWolfeSupport.riskDiagnostics(cfg.diagnostics(), problem, cfg.population(), out);
+        if (cfg.diagnostics()) {
             diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, out));
         }
         return new OptimizationResult(out, report, recorded, total, evals, params, diag);
