@@ -58,28 +58,80 @@ public final class Polytopes {
         return tau;
     }
 
+    /**
+     * A polytope whose vertices are r·(±e_k) in ℝ^d: vertex j has the single non-zero entry
+     * {@link #vertexEntry}(j) ∈ {r, −r} at coordinate {@link #vertexCoordinate}(j), so every vertex has
+     * ℓ1 and ℓ2 norm r.
+     */
+    interface CoordinateVertices extends Polytope {
+        int d();
+
+        double r();
+
+        /** The coordinate of vertex j's non-zero entry. */
+        int vertexCoordinate(int j);
+
+        /** Vertex j's non-zero entry (r or −r). */
+        double vertexEntry(int j);
+
+        @Override
+        default int dimension() {
+            return d();
+        }
+
+        @Override
+        default void vertex(int j, DMatrixRMaj out) {
+            checkVector(out, d());
+            java.util.Arrays.fill(out.data, 0, d(), 0.0);
+            out.data[vertexCoordinate(j)] = vertexEntry(j);
+        }
+
+        @Override
+        default void moveToward(int j, double mu, DMatrixRMaj w) {
+            double[] x = w.data;
+            int d = d();
+            for (int k = 0; k < d; k++) {
+                x[k] *= 1 - mu;
+            }
+            x[vertexCoordinate(j)] += mu * vertexEntry(j);
+        }
+
+        @Override
+        default double maxVertexNorm2() {
+            return r();
+        }
+
+        @Override
+        default double maxVertexNorm1() {
+            return r();
+        }
+
+        @Override
+        default double radius() {
+            return r();
+        }
+    }
+
     /** The ℓ1 ball. */
-    record L1Ball(int d, double r) implements Polytope {
+    record L1Ball(int d, double r) implements CoordinateVertices {
         L1Ball {
             Checks.atLeastOne("d", d);
             Checks.positive("r", r);
         }
 
         @Override
-        public int dimension() {
-            return d;
+        public int vertexCoordinate(int j) {
+            return j >> 1;
+        }
+
+        @Override
+        public double vertexEntry(int j) {
+            return (j & 1) == 0 ? r : -r;
         }
 
         @Override
         public int vertexCount() {
             return 2 * d;
-        }
-
-        @Override
-        public void vertex(int j, DMatrixRMaj out) {
-            checkVector(out, d);
-            java.util.Arrays.fill(out.data, 0, d, 0.0);
-            out.data[j >> 1] = (j & 1) == 0 ? r : -r;
         }
 
         @Override
@@ -119,25 +171,6 @@ public final class Polytopes {
         }
 
         @Override
-        public void moveToward(int j, double mu, DMatrixRMaj w) {
-            double[] x = w.data;
-            for (int k = 0; k < d; k++) {
-                x[k] *= 1 - mu;
-            }
-            x[j >> 1] += mu * ((j & 1) == 0 ? r : -r);
-        }
-
-        @Override
-        public double maxVertexNorm2() {
-            return r;
-        }
-
-        @Override
-        public double maxVertexNorm1() {
-            return r;
-        }
-
-        @Override
         public void project(DMatrixRMaj w) {
             checkVector(w, d);
             double[] x = w.data;
@@ -161,11 +194,6 @@ public final class Polytopes {
         }
 
         @Override
-        public double radius() {
-            return r;
-        }
-
-        @Override
         public boolean contains(DMatrixRMaj w, double tol) {
             if (!isVector(w, d)) {
                 return false;
@@ -179,27 +207,25 @@ public final class Polytopes {
     }
 
     /** The scaled simplex. */
-    record Simplex(int d, double r) implements Polytope {
+    record Simplex(int d, double r) implements CoordinateVertices {
         Simplex {
             Checks.atLeastOne("d", d);
             Checks.positive("r", r);
         }
 
         @Override
-        public int dimension() {
-            return d;
+        public int vertexCoordinate(int j) {
+            return j;
+        }
+
+        @Override
+        public double vertexEntry(int j) {
+            return r;
         }
 
         @Override
         public int vertexCount() {
             return d;
-        }
-
-        @Override
-        public void vertex(int j, DMatrixRMaj out) {
-            checkVector(out, d);
-            java.util.Arrays.fill(out.data, 0, d, 0.0);
-            out.data[j] = r;
         }
 
         @Override
@@ -210,25 +236,6 @@ public final class Polytopes {
         @Override
         public double vertexDotRow(int j, Dataset data, int i) {
             return r * data.feature(i, j);
-        }
-
-        @Override
-        public void moveToward(int j, double mu, DMatrixRMaj w) {
-            double[] x = w.data;
-            for (int k = 0; k < d; k++) {
-                x[k] *= 1 - mu;
-            }
-            x[j] += mu * r;
-        }
-
-        @Override
-        public double maxVertexNorm2() {
-            return r;
-        }
-
-        @Override
-        public double maxVertexNorm1() {
-            return r;
         }
 
         @Override
@@ -244,11 +251,6 @@ public final class Polytopes {
         @Override
         public double diameter() {
             return d == 1 ? 0 : r * Math.sqrt(2);
-        }
-
-        @Override
-        public double radius() {
-            return r;
         }
 
         @Override

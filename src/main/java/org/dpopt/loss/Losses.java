@@ -213,71 +213,15 @@ public final class Losses {
         }
     }
 
-    static final class SquaredLoss extends Base {
-        private final double uMax;
-        private final double yMax;
-        private final double l0;
+    /**
+     * The Huber function of the residual with threshold h: φ = r²/2 for |r| ≤ h, h|r| − h²/2 beyond;
+     * φ′ = clamp(r, −h, h), φ″ = 1{|r| ≤ h}; L₀ = h, β₀ = 1.
+     */
+    abstract static class HuberShape extends Base {
+        final double h;
 
-        SquaredLoss(double uMax, double yMax) {
-            this.uMax = Checks.positive("uMax", uMax);
-            this.yMax = Checks.nonNegative("yMax", yMax);
-            this.l0 = uMax + yMax;
-        }
-
-        @Override
-        public String name() {
-            return "squared";
-        }
-
-        @Override
-        public double phi(double u, double y) {
-            double r = u - y;
-            double a = Math.abs(r);
-            return a <= l0 ? 0.5 * r * r : l0 * a - 0.5 * l0 * l0;
-        }
-
-        @Override
-        public double derivative(double u, double y) {
-            double r = u - y;
-            return Math.max(-l0, Math.min(l0, r));
-        }
-
-        @Override
-        public double secondDerivative(double u, double y) {
-            return Math.abs(u - y) <= l0 ? 1 : 0;
-        }
-
-        @Override
-        public double scalarLipschitz() {
-            return l0;
-        }
-
-        @Override
-        public double scalarSmoothness() {
-            return 1;
-        }
-
-        @Override
-        public boolean isClassification() {
-            return false;
-        }
-
-        @Override
-        public String toString() {
-            return "squared(uMax=" + uMax + ", yMax=" + yMax + ")";
-        }
-    }
-
-    static final class HuberLoss extends Base {
-        private final double h;
-
-        HuberLoss(double h) {
-            this.h = Checks.positive("h", h);
-        }
-
-        @Override
-        public String name() {
-            return "huber";
+        HuberShape(double h) {
+            this.h = h;
         }
 
         @Override
@@ -309,6 +253,39 @@ public final class Losses {
         @Override
         public boolean isClassification() {
             return false;
+        }
+    }
+
+    /** Squared loss r²/2 on the declared range |r| ≤ uMax + yMax, continued linearly beyond (Huber shape). */
+    static final class SquaredLoss extends HuberShape {
+        private final double uMax;
+        private final double yMax;
+
+        SquaredLoss(double uMax, double yMax) {
+            super(Checks.positive("uMax", uMax) + Checks.nonNegative("yMax", yMax));
+            this.uMax = uMax;
+            this.yMax = yMax;
+        }
+
+        @Override
+        public String name() {
+            return "squared";
+        }
+
+        @Override
+        public String toString() {
+            return "squared(uMax=" + uMax + ", yMax=" + yMax + ")";
+        }
+    }
+
+    static final class HuberLoss extends HuberShape {
+        HuberLoss(double h) {
+            super(Checks.positive("h", h));
+        }
+
+        @Override
+        public String name() {
+            return "huber";
         }
     }
 

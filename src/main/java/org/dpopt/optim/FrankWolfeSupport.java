@@ -1,6 +1,11 @@
 package org.dpopt.optim;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.LpBall;
@@ -119,5 +124,33 @@ public final class FrankWolfeSupport {
      */
     public static double populationRisk(Problem problem, Dataset populationSample, DMatrixRMaj w) {
         return problem.withData(populationSample).empiricalRisk(w);
+    }
+
+    /**
+     * The accountant's report on the recorded ledger; refuses (as an internal error) a run whose ledger
+     * spent more than the budget, which the up-front calibration rules out.
+     */
+    static PrivacyReport reportWithinBudget(PrivacyAccountant accountant, DpEvent recorded, PrivacyBudget budget) {
+        PrivacyReport report = accountant.report(recorded, budget.delta());
+        if (report.epsilon() > budget.epsilon() * (1 + 1e-9)) {
+            throw new IllegalStateException("run spent epsilon " + report.epsilon() + " above the budget "
+                    + budget.epsilon());
+        }
+        return report;
+    }
+
+    /**
+     * A mutable map of the non-private risk diagnostics at w when {@code on}: {@code train_loss}, and
+     * {@code population_risk} when a population sample is given (empty when off).
+     */
+    static Map<String, Double> riskDiagnostics(boolean on, Problem problem, Dataset population, DMatrixRMaj w) {
+        Map<String, Double> diag = new HashMap<>();
+        if (on) {
+            diag.put("train_loss", problem.empiricalRisk(w));
+            if (population != null) {
+                diag.put("population_risk", populationRisk(problem, population, w));
+            }
+        }
+        return diag;
     }
 }

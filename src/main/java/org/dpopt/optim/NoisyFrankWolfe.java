@@ -215,11 +215,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
             }
         }
         DpEvent recorded = ledger.build();
-        PrivacyReport report = accountant.report(recorded, budget.delta());
-        if (report.epsilon() > budget.epsilon() * (1 + 1e-9)) {
-            throw new IllegalStateException("run spent epsilon " + report.epsilon() + " above the budget "
-                    + budget.epsilon());
-        }
+        PrivacyReport report = FrankWolfeSupport.reportWithinBudget(accountant, recorded, budget);
         Map<String, Double> params = new HashMap<>();
         params.put("steps", (double) p.steps());
         params.put("epsilon_per_step", p.eps0());
@@ -229,15 +225,11 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         if (Double.isFinite(supBound)) {
             params.put("sup_norm_bound", supBound);
         }
-        Map<String, Double> diag = new HashMap<>();
         if (!Double.isNaN(p.smoothing())) {
             params.put("smoothing_beta", p.smoothing());
         }
+        Map<String, Double> diag = FrankWolfeSupport.riskDiagnostics(diagnostics, problem, population, w);
         if (diagnostics) {
-            diag.put("train_loss", problem.empiricalRisk(w));
-            if (population != null) {
-                diag.put("population_risk", FrankWolfeSupport.populationRisk(problem, population, w));
-            }
             if (Double.isNaN(p.smoothing())) {
                 diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, w));
             } else {
@@ -264,31 +256,14 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         }
     }
 
-    /** Builder; every setter validates. */
-    public static final class Builder {
-        private java.util.function.IntFunction<Polytope> domain;
+    /** Builder; every setter validates (shared setters in {@link FrankWolfeBuilder}). */
+    public static final class Builder extends FrankWolfeBuilder<Polytope, Builder> {
         private long iterations;
         private long maxIterations = 10_000;
         private double supBound = Double.POSITIVE_INFINITY;
-        private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
-
-        private boolean diagnostics = true;
-        private Dataset population;
 
         private Builder() {
-        }
-
-        /** The polytope W (default: the problem's domain, which must then be a polytope). */
-        public Builder domain(Polytope p) {
-            Checks.notNull("domain", p);
-            this.domain = d -> p;
-            return this;
-        }
-
-        /** The polytope as a function of the data dimension d (e.g. {@code d -> Polytopes.l1Ball(d, r)}). */
-        public Builder domain(java.util.function.IntFunction<Polytope> byDimension) {
-            this.domain = Checks.notNull("domain", byDimension);
-            return this;
+            super(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE));
         }
 
         /** Fixes T ≥ 1 instead of the theorem's value. */
@@ -303,33 +278,12 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
             return this;
         }
 
-        /** The accountant (replace-one; default advanced composition with the optimal bound). */
-        public Builder accountant(PrivacyAccountant a) {
-            this.accountant = Checks.notNull("accountant", a);
-            return this;
-        }
-
         /**
          * Declares a public bound B∞ ≥ ‖x‖_∞ on every row (the setting of the paper, ‖x‖_∞ ≤ 1); then
          * Δ = 2L₀·min(R max‖v‖₂, B∞ max‖v‖₁)/n. Rows violating it are refused when the run starts.
          */
         public Builder supNormBound(double b) {
             this.supBound = Checks.positive("supNormBound", b);
-            return this;
-        }
-
-        /** Whether to compute the non-private diagnostics (two extra data passes). Default true. */
-        public Builder diagnostics(boolean on) {
-            this.diagnostics = on;
-            return this;
-        }
-
-        /**
-         * A large sample from the data distribution (synthetic data with a known population): its risk
-         * at the output is reported as the non-private diagnostic {@code population_risk}.
-         */
-        public Builder populationSample(Dataset sample) {
-            this.population = Checks.notNull("populationSample", sample);
             return this;
         }
 

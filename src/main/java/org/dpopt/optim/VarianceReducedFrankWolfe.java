@@ -1,7 +1,6 @@
 package org.dpopt.optim;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntConsumer;
@@ -12,8 +11,6 @@ import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
-import org.dpopt.accounting.ParallelComposedEvent;
-import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyLedger;
 import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.accounting.SelfComposedEvent;
@@ -54,26 +51,10 @@ import org.ejml.data.DMatrixRMaj;
  * budget of n records.
  */
 public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
-    private final java.util.function.IntFunction<Polytope> domain;
-    private final int rounds;
-    private final double stepSize;
-    private final int stepsPerRound;
-    private final PrivacyAccountant accountant;
-    private final boolean diagnostics;
-    private final Dataset population;
-    private final boolean shuffle;
-    private final int shuffleBlock;
+    private final OnePassFrankWolfe.Settings<Polytope> cfg;
 
     private VarianceReducedFrankWolfe(Builder b) {
-        this.domain = b.domain;
-        this.rounds = b.rounds;
-        this.stepSize = b.stepSize;
-        this.stepsPerRound = b.stepsPerRound;
-        this.accountant = b.accountant;
-        this.diagnostics = b.diagnostics;
-        this.population = b.population;
-        this.shuffle = b.shuffle;
-        this.shuffleBlock = b.shuffleBlock;
+        this.cfg = b.settings();
     }
 
     /** A builder with the documented defaults. */
@@ -103,40 +84,17 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         Checks.notNull("budget", budget);
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(problem, name());
         Polytope set = FrankWolfeSupport.resolvePolytope(
-                domain == null ? null : domain.apply(problem.dimension()), problem, name());
-        if (!Double.isFinite(loss.scalarSmoothness())) {
-            throw Checks.fail("loss", "smooth (finite second-derivative bound) for " + name(), loss.name());
-        }
-        if (loss instanceof org.dpopt.oracle.GllBisectionProx) {
-            // its derivative is exact only to ±α/2, so differences are not bounded by β·|Δu| alone
-            throw Checks.fail("loss", "a GLL with an exact derivative for " + name()
-                    + " (the difference-batch sensitivity rests on the smoothness bound)", loss.name());
-        }
-        if (accountant.relation() != NeighboringRelation.REPLACE_ONE) {
-            throw Checks.fail("accountant relation", "REPLACE_ONE", accountant.relation());
-        }
-        int n = problem.size();
-        double rn = problem.data().rowNormBound();
-        double lip = loss.scalarLipschitz() * rn;
-        double beta = Math.max(loss.scalarSmoothness() * rn * rn, 1e-300);
-        double diam = set.diameter();
-        int r = rounds > 0 ? rounds : (int) Math.ceil(Math.cbrt(n * budget.epsilon()));
-        double mu = !Double.isNaN(stepSize) ? stepSize : 1.0 / r;
-        int m = stepsPerRound > 0 ? stepsPerRound
-                : (int) Math.max(1, Math.min(n, Math.ceil(lip / (beta * mu * Math.max(diam, 1e-300)))));
-        double ratio = beta * mu * diam / lip; // b = ⌈b₀·ratio⌉
-        int b0 = largestAnchor(n, r, m, ratio);
-        if (b0 < 1) {
-            throw Checks.fail("dataset size n", "at least rounds*(1 + (m-1)*ceil(ratio)) = "
-                    + (long) r * (1 + (long) (m - 1) * (long) Math.ceil(ratio)) + " for R = " + r + ", m = " + m, n);
-        }
-        int b = (int) Math.max(1, Math.ceil(b0 * ratio));
-        double delta = 2 * lip * set.maxVertexNorm2() / b0;
-        int steps = m;
-        double z = Calibration.noiseMultiplier(accountant, zz -> roundEvent(1 / zz, steps), budget.epsilon(),
+                cfg.domainFor(problem.dimension()), problem, name());
+        OnePassFrankWolfe.requireExactSmoothLoss(loss, cfg.accountant(), name());
+        OnePassFrankWolfe.Schedule s = OnePassFrankWolfe.schedule(cfg, problem, loss, budget.epsilon(),
+                set.diameter(), 1e-300);
+        double delta = 2 * s.lipschitz() * set.maxVertexNorm2() / s.anchor();
+        int steps = s.steps();
+        double z = Calibration.noiseMultiplier(cfg.accountant(), zz -> roundEvent(1 / zz, steps), budget.epsilon(),
                 budget.delta(), 1e-6);
         double eps0 = 1 / z;
-        return new Plan(set, loss, r, m, mu, b0, b, delta, eps0, new ReportNoisyMax(delta, eps0, false, relation()));
+        return new Plan(set, loss, s.rounds(), steps, s.mu(), s.anchor(), s.batch(), delta, eps0,
+                new ReportNoisyMax(delta, eps0, false, relation()));
     }
 
     /** The largest b₀ with R(b₀ + (m − 1)⌈b₀·ratio⌉) ≤ n (0 if none). */
@@ -159,17 +117,10 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         return DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), m));
     }
 
-    private static DpEvent statement(Plan p) {
-        List<DpEvent> parts = new ArrayList<>();
-        for (int r = 0; r < p.rounds(); r++) {
-            parts.add(roundEvent(p.eps0(), p.steps()));
-        }
-        return DpEvents.normalize(new ParallelComposedEvent(parts));
-    }
-
     @Override
     public DpEvent privacyEvent(Problem problem, PrivacyBudget budget) {
-        return statement(plan(problem, budget));
+        Plan p = plan(problem, budget);
+        return OnePassFrankWolfe.statement(p.rounds(), roundEvent(p.eps0(), p.steps()));
     }
 
     /** Chooses the vertex of a step from its exact scores (RNM in production; forced in tests). */
@@ -194,8 +145,8 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         int n = data.size();
         int d = data.dimension();
         int nv = set.vertexCount();
-        int block = shuffleBlock > 0 ? shuffleBlock : FrankWolfeSupport.autoBlock(p.batch());
-        int[] perm = FrankWolfeSupport.readOrder(n, block, shuffle, rng);
+        int block = cfg.block(p.batch());
+        int[] perm = FrankWolfeSupport.readOrder(n, block, cfg.shuffle(), rng);
         long total = (long) p.rounds() * p.steps();
         long chosen = rng.nextLong(total);
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
@@ -211,15 +162,7 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         long k = 0;
         for (int r = 0; r < p.rounds(); r++) {
             PrivacyLedger roundLedger = new PrivacyLedger();
-            java.util.Arrays.fill(est.data, 0.0);
-            double inv0 = 1.0 / p.anchor();
-            for (int a = 0; a < p.anchor(); a++) {
-                int i = perm[pos++];
-                if (visitor != null) {
-                    visitor.accept(i);
-                }
-                data.addScaledRow(i, loss.derivative(data.dot(i, w), data.label(i)) * inv0, est);
-            }
+            pos = OnePassFrankWolfe.anchorGradient(data, loss, perm, pos, p.anchor(), w, est, visitor);
             evals += p.anchor();
             for (int t = 0; t < p.steps(); t++, k++) {
                 if (k == chosen) {
@@ -251,124 +194,25 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
             }
             roundEvents.add(roundLedger.build());
         }
-        PrivacyLedger ledger = new PrivacyLedger();
-        ledger.record(new ParallelComposedEvent(roundEvents));
-        DpEvent recorded = ledger.build();
-        PrivacyReport report = accountant.report(recorded, budget.delta());
-        if (report.epsilon() > budget.epsilon() * (1 + 1e-9)) {
-            throw new IllegalStateException("run spent epsilon " + report.epsilon() + " above the budget "
-                    + budget.epsilon());
-        }
-        Map<String, Double> params = new HashMap<>();
-        params.put("rounds", (double) p.rounds());
-        params.put("steps_per_round", (double) p.steps());
-        params.put("step_size", mu);
-        params.put("anchor_batch", (double) p.anchor());
-        params.put("difference_batch", (double) p.batch());
-        params.put("records_used", (double) pos);
-        params.put("shuffle_block", shuffle ? (double) block : 0.0);
+        DpEvent recorded = OnePassFrankWolfe.recordRounds(roundEvents);
+        PrivacyReport report = FrankWolfeSupport.reportWithinBudget(cfg.accountant(), recorded, budget);
+        Map<String, Double> params = OnePassFrankWolfe.scheduleParameters(p.rounds(), p.steps(), mu, p.anchor(),
+                p.batch(), pos, cfg.shuffle(), block);
         params.put("epsilon_per_step", p.eps0());
         params.put("score_sensitivity", p.sensitivity());
         params.put("laplace_scale", p.rnm().scale());
         params.put("output_index", (double) chosen);
-        Map<String, Double> diag = new HashMap<>();
-        if (diagnostics) {
-            diag.put("train_loss", problem.empiricalRisk(out));
-            if (population != null) {
-                diag.put("population_risk", FrankWolfeSupport.populationRisk(problem, population, out));
-            }
+        Map<String, Double> diag = FrankWolfeSupport.riskDiagnostics(cfg.diagnostics(), problem, cfg.population(), out);
+        if (cfg.diagnostics()) {
             diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, out));
         }
         return new OptimizationResult(out, report, recorded, total, evals, params, diag);
     }
 
-    /** Builder; every setter validates. */
-    public static final class Builder {
-        private java.util.function.IntFunction<Polytope> domain;
-        private int rounds;
-        private double stepSize = Double.NaN;
-        private int stepsPerRound;
-        private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
-
-        private boolean diagnostics = true;
-        private Dataset population;
-        private boolean shuffle = true;
-        private int shuffleBlock; // 0: automatic
-
+    /** Builder; every setter validates (shared setters in {@link OnePassFrankWolfeBuilder}). */
+    public static final class Builder extends OnePassFrankWolfeBuilder<Polytope, Builder> {
         private Builder() {
-        }
-
-        /** The polytope W (default: the problem's domain, which must then be a polytope). */
-        public Builder domain(Polytope p) {
-            Checks.notNull("domain", p);
-            this.domain = d -> p;
-            return this;
-        }
-
-        /** The polytope as a function of the data dimension d (e.g. {@code d -> Polytopes.l1Ball(d, r)}). */
-        public Builder domain(java.util.function.IntFunction<Polytope> byDimension) {
-            this.domain = Checks.notNull("domain", byDimension);
-            return this;
-        }
-
-        /** Number of rounds R ≥ 1 (default ⌈(nε)^{1/3}⌉). */
-        public Builder rounds(int r) {
-            this.rounds = Checks.atLeastOne("rounds", r);
-            return this;
-        }
-
-        /** Constant step μ ∈ (0, 1] (default 1/R). */
-        public Builder stepSize(double mu) {
-            this.stepSize = Checks.inRange("stepSize", mu, Double.MIN_VALUE, 1);
-            return this;
-        }
-
-        /** Steps per round m ≥ 1 (default ⌈L/(βμ·diam₂)⌉). */
-        public Builder stepsPerRound(int m) {
-            this.stepsPerRound = Checks.atLeastOne("stepsPerRound", m);
-            return this;
-        }
-
-        /** The accountant (replace-one; default advanced composition with the optimal bound). */
-        public Builder accountant(PrivacyAccountant a) {
-            this.accountant = Checks.notNull("accountant", a);
-            return this;
-        }
-
-        /** Whether to compute the non-private diagnostics (two extra data passes). Default true. */
-        public Builder diagnostics(boolean on) {
-            this.diagnostics = on;
-            return this;
-        }
-
-        /**
-         * Whether batches are cut from a random order of row blocks (default) or from the storage order.
-         * Both are data-independent partitions, so privacy is the same; storage order is only
-         * statistically sound when the rows are already in random order.
-         */
-        public Builder shuffle(boolean on) {
-            this.shuffle = on;
-            return this;
-        }
-
-        /**
-         * Rows per shuffled block (1 = a uniformly random permutation of rows; default automatic:
-         * min(64, max(1, b/4)) for difference batches of b rows, so every batch spans ≥ 4 blocks). Blocks
-         * keep memory reads sequential: at n = 10⁶, d = 100 a row-level permutation made the pass ~7–10×
-         * a plain gradient pass on our machine, blocks of 32 rows ~2×, storage order ~1.2×.
-         */
-        public Builder shuffleBlock(int rows) {
-            this.shuffleBlock = Checks.atLeastOne("shuffleBlock", rows);
-            return this;
-        }
-
-        /**
-         * A large sample from the data distribution (synthetic data with a known population): its risk
-         * at the output is reported as the non-private diagnostic {@code population_risk}.
-         */
-        public Builder populationSample(Dataset sample) {
-            this.population = Checks.notNull("populationSample", sample);
-            return this;
+            super(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE));
         }
 
         /** Builds the immutable optimizer. */

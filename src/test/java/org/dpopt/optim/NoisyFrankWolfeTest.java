@@ -1,5 +1,7 @@
 package org.dpopt.optim;
 
+import static org.dpopt.optim.FrankWolfeTests.copy;
+import static org.dpopt.optim.FrankWolfeTests.sparse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,13 +25,6 @@ import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 class NoisyFrankWolfeTest {
-
-    private static Problem sparse(int n, int d, long seed) {
-        UniformRandomProvider rng = Rngs.seeded(seed);
-        DMatrixRMaj ws = SparseLogistic.wStar(d, 5, 2.0);
-        Dataset data = SparseLogistic.sample(n, ws, 5, rng);
-        return Problem.of(data, Losses.logistic(), Polytopes.l1Ball(d, 10.0));
-    }
 
     @Test
     void ledgerEqualsStatementAndBudgetIsMet() {
@@ -134,14 +129,6 @@ class NoisyFrankWolfeTest {
                 assertTrue(worst >= 0.99 * declared, "worst " + worst + " is far below the declared " + declared);
             }
         }
-    }
-
-    private static double[][] copy(double[][] m) {
-        double[][] c = new double[m.length][];
-        for (int i = 0; i < m.length; i++) {
-            c[i] = m[i].clone();
-        }
-        return c;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.dpopt.optim;
 
+import static org.dpopt.optim.FrankWolfeTests.copy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,12 +91,7 @@ class NoisyStochasticFrankWolfeTest {
                 double[] ya = y.clone();
                 double[] yb = y.clone();
                 if (variant < 2 * d) {
-                    java.util.Arrays.fill(a[victim], 0);
-                    java.util.Arrays.fill(b[victim], 0);
-                    a[victim][variant / 2] = (variant & 1) == 0 ? 1 : -1;
-                    b[victim][variant / 2] = (variant & 1) == 0 ? 1 : -1;
-                    ya[victim] = -100;
-                    yb[victim] = 100;
+                    FrankWolfeTests.extremeNeighbours(a, b, ya, yb, victim, variant);
                 } else {
                     for (int k = 0; k < d; k++) {
                         a[victim][k] = (gen.nextDouble() - 0.5);
@@ -138,14 +134,6 @@ class NoisyStochasticFrankWolfeTest {
             v.data[k] = rng.nextDouble() - 0.5;
         }
         ball.lmo(v, v);
-    }
-
-    private static double[][] copy(double[][] m) {
-        double[][] c = new double[m.length][];
-        for (int i = 0; i < m.length; i++) {
-            c[i] = m[i].clone();
-        }
-        return c;
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.dpopt.optim;
 
+import static org.dpopt.optim.FrankWolfeTests.copy;
+import static org.dpopt.optim.FrankWolfeTests.sparse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +11,6 @@ import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.data.Dataset;
-import org.dpopt.data.SparseLogistic;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.geometry.Polytopes;
 import org.dpopt.loss.GeneralizedLinearLoss;
@@ -20,12 +21,6 @@ import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 class VarianceReducedFrankWolfeTest {
-
-    private static Problem sparse(int n, int d, long seed) {
-        UniformRandomProvider rng = Rngs.seeded(seed);
-        Dataset data = SparseLogistic.sample(n, SparseLogistic.wStar(d, 5, 2.0), 5, rng);
-        return Problem.of(data, Losses.logistic(), Polytopes.l1Ball(d, 10.0));
-    }
 
     @Test
     void ledgerEqualsStatementAndScheduleEqualizesSensitivities() {
@@ -110,12 +105,7 @@ class VarianceReducedFrankWolfeTest {
                 double[] ya = y.clone();
                 double[] yb = y.clone();
                 if (variant < 2 * d) {
-                    java.util.Arrays.fill(a[victim], 0);
-                    java.util.Arrays.fill(b[victim], 0);
-                    a[victim][variant / 2] = (variant & 1) == 0 ? 1 : -1;
-                    b[victim][variant / 2] = (variant & 1) == 0 ? 1 : -1;
-                    ya[victim] = -100;
-                    yb[victim] = 100;
+                    FrankWolfeTests.extremeNeighbours(a, b, ya, yb, victim, variant);
                 } else {
                     unitRow(a[victim], gen);
                     unitRow(b[victim], gen);
@@ -158,14 +148,6 @@ class VarianceReducedFrankWolfeTest {
         for (int k = 0; k < row.length; k++) {
             row[k] /= Math.sqrt(s) * (1 + 1e-12);
         }
-    }
-
-    private static double[][] copy(double[][] m) {
-        double[][] c = new double[m.length][];
-        for (int i = 0; i < m.length; i++) {
-            c[i] = m[i].clone();
-        }
-        return c;
     }
 
     @Test
