@@ -59,44 +59,22 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
     /** Leaves (ε_i, δ_i, count). */
     private List<double[]> leaves(DpEvent e) {
         List<double[]> out = new ArrayList<>();
-        collect(e, 1, out);
-        return out;
-    }
-
-    private void collect(DpEvent e, long mult, List<double[]> out) {
-        if (e instanceof NoOpEvent) {
-            return;
-        }
-        if (e instanceof EpsilonDeltaEvent ed) {
-            out.add(new double[] {ed.epsilon(), ed.delta(), mult});
-            return;
-        }
-        if (e instanceof LaplaceEvent l) {
-            out.add(new double[] {1 / l.noiseMultiplier(), 0, mult});
-            return;
-        }
-        if (e instanceof ComposedEvent c) {
-            for (DpEvent s : c.events()) {
-                collect(s, mult, out);
+        Compositions.forEachLeaf(e, 1, (leaf, mult) -> {
+            if (leaf instanceof EpsilonDeltaEvent ed) {
+                out.add(new double[] {ed.epsilon(), ed.delta(), mult});
+            } else if (leaf instanceof LaplaceEvent l) {
+                out.add(new double[] {1 / l.noiseMultiplier(), 0, mult});
+            } else {
+                throw new UnsupportedEventException(leaf, name(), "advanced composition handles (eps, delta), "
+                        + "Laplace, composition and top-level parallel composition only");
             }
-            return;
-        }
-        if (e instanceof SelfComposedEvent s) {
-            collect(s.event(), Math.multiplyExact(mult, s.count()), out);
-            return;
-        }
-        throw new UnsupportedEventException(e, name(), "advanced composition handles (eps, delta), Laplace, "
-                + "composition and top-level parallel composition only");
+        });
+        return out;
     }
 
     @Override
     public Optional<String> unsupportedReason(DpEvent event) {
-        try {
-            epsilon(event, 0.5);
-            return Optional.empty();
-        } catch (UnsupportedEventException e) {
-            return Optional.of(e.getMessage());
-        }
+        return Compositions.unsupportedReason(() -> epsilon(event, 0.5));
     }
 
     @Override
@@ -104,42 +82,44 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
         Checks.notNull("event", event);
         Checks.delta("delta", delta);
         if (event instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent s : par.events()) {
-                worst = Math.max(worst, epsilon(s, delta));
-            }
-            return worst;
+            return Compositions.worstPart(par, s -> epsilon(s, delta));
         }
         List<double[]> ls = leaves(event);
         if (ls.isEmpty()) {
             return 0;
         }
-        double sumEps = 0;
-        double sumEps2 = 0;
-        double sumMean = 0;
-        double sumDelta = 0;
-        for (double[] l : ls) {
-            sumEps += l[2] * l[0];
-            sumEps2 += l[2] * l[0] * l[0];
-            sumMean += l[2] * l[0] * Math.expm1(l[0]);
-            sumDelta += l[2] * l[1];
-        }
-        if (sumDelta > delta) {
+        Sums sum = Sums.of(ls);
+        if (sum.delta() > delta) {
             return Double.POSITIVE_INFINITY;
         }
-        double best = sumEps;
-        double left = delta - sumDelta;
+        double best = sum.eps();
+        double left = delta - sum.delta();
         if (left > 0) {
-            best = Math.min(best, Math.sqrt(2 * Math.log(1 / left) * sumEps2) + sumMean);
+            best = Math.min(best, Math.sqrt(2 * Math.log(1 / left) * sum.eps2()) + sum.mean());
         }
         if (optimal && homogeneous(ls)) {
-            long k = 0;
-            for (double[] l : ls) {
-                k += (long) l[2];
-            }
-            best = Math.min(best, optimalEpsilon(k, ls.get(0)[0], ls.get(0)[1], delta, best));
+            best = Math.min(best, optimalEpsilon(sum.k(), ls.get(0)[0], ls.get(0)[1], delta, best));
         }
         return best;
+    }
+
+    /** Over the leaves (ε_i, δ_i, k_i): Σk_iε_i, Σk_iε_i², Σk_iε_i(e^{ε_i} − 1), Σk_iδ_i and Σk_i. */
+    private record Sums(double eps, double eps2, double mean, double delta, long k) {
+        static Sums of(List<double[]> ls) {
+            double sumEps = 0;
+            double sumEps2 = 0;
+            double sumMean = 0;
+            double sumDelta = 0;
+            long k = 0;
+            for (double[] l : ls) {
+                sumEps += l[2] * l[0];
+                sumEps2 += l[2] * l[0] * l[0];
+                sumMean += l[2] * l[0] * Math.expm1(l[0]);
+                sumDelta += l[2] * l[1];
+                k += (long) l[2];
+            }
+            return new Sums(sumEps, sumEps2, sumMean, sumDelta, k);
+        }
     }
 
     private static boolean homogeneous(List<double[]> ls) {
@@ -154,37 +134,20 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
     @Override
     public double delta(DpEvent event, double epsilon) {
         Checks.notNull("event", event);
-        if (!(epsilon >= 0)) {
-            throw Checks.fail("epsilon", "non-negative", epsilon);
-        }
+        Compositions.checkEpsilon(epsilon);
         if (event instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent s : par.events()) {
-                worst = Math.max(worst, delta(s, epsilon));
-            }
-            return worst;
+            return Compositions.worstPart(par, s -> delta(s, epsilon));
         }
         List<double[]> ls = leaves(event);
-        double sumEps = 0;
-        double sumEps2 = 0;
-        double sumMean = 0;
-        double sumDelta = 0;
-        long k = 0;
-        for (double[] l : ls) {
-            sumEps += l[2] * l[0];
-            sumEps2 += l[2] * l[0] * l[0];
-            sumMean += l[2] * l[0] * Math.expm1(l[0]);
-            sumDelta += l[2] * l[1];
-            k += (long) l[2];
-        }
-        double best = epsilon >= sumEps ? sumDelta : 1;
-        if (epsilon > sumMean && sumEps2 > 0) {
+        Sums sum = Sums.of(ls);
+        double best = epsilon >= sum.eps() ? sum.delta() : 1;
+        if (epsilon > sum.mean() && sum.eps2() > 0) {
             // ε = √(2 ln(1/δ′) Σε²) + mean  ⇔  δ′ = exp(−(ε − mean)² / (2 Σε²))
-            double t = epsilon - sumMean;
-            best = Math.min(best, sumDelta + Math.exp(-t * t / (2 * sumEps2)));
+            double t = epsilon - sum.mean();
+            best = Math.min(best, sum.delta() + Math.exp(-t * t / (2 * sum.eps2())));
         }
         if (optimal && !ls.isEmpty() && homogeneous(ls)) {
-            best = Math.min(best, optimalDelta(k, ls.get(0)[0], ls.get(0)[1], epsilon));
+            best = Math.min(best, optimalDelta(sum.k(), ls.get(0)[0], ls.get(0)[1], epsilon));
         }
         return Math.min(1, best);
     }

@@ -44,67 +44,41 @@ public final class BasicCompositionAccountant implements PrivacyAccountant {
         boolean nonPrivate;
     }
 
-    private void tally(DpEvent e, long mult, Tally t) {
-        if (e instanceof NoOpEvent) {
-            return;
-        }
-        if (e instanceof NonPrivateEvent) {
-            t.nonPrivate = true;
-            return;
-        }
-        if (e instanceof EpsilonDeltaEvent ed) {
-            t.fixedEpsilon += mult * ed.epsilon();
-            t.fixedDelta += mult * ed.delta();
-            return;
-        }
-        if (e instanceof LaplaceEvent l) {
-            t.fixedEpsilon += mult / l.noiseMultiplier();
-            return;
-        }
-        if (e instanceof GaussianEvent g) {
-            t.gaussians.add(new double[] {g.noiseMultiplier(), mult});
-            return;
-        }
-        if (e instanceof ComposedEvent c) {
-            for (DpEvent s : c.events()) {
-                tally(s, mult, t);
+    private void tally(DpEvent e, Tally t) {
+        Compositions.forEachLeaf(e, 1, (leaf, mult) -> {
+            if (leaf instanceof NonPrivateEvent) {
+                t.nonPrivate = true;
+            } else if (leaf instanceof EpsilonDeltaEvent ed) {
+                t.fixedEpsilon += mult * ed.epsilon();
+                t.fixedDelta += mult * ed.delta();
+            } else if (leaf instanceof LaplaceEvent l) {
+                t.fixedEpsilon += mult / l.noiseMultiplier();
+            } else if (leaf instanceof GaussianEvent g) {
+                t.gaussians.add(new double[] {g.noiseMultiplier(), mult});
+            } else {
+                throw new UnsupportedEventException(leaf, name(), "basic composition handles (eps, delta), Laplace, "
+                        + "Gaussian, composition and parallel composition only");
             }
-            return;
-        }
-        if (e instanceof SelfComposedEvent s) {
-            tally(s.event(), Math.multiplyExact(mult, s.count()), t);
-            return;
-        }
-        throw new UnsupportedEventException(e, name(), "basic composition handles (eps, delta), Laplace, Gaussian, "
-                + "composition and parallel composition only");
+        });
     }
 
     @Override
     public Optional<String> unsupportedReason(DpEvent event) {
-        try {
-            epsilon(event, 0.5);
-            return Optional.empty();
-        } catch (UnsupportedEventException e) {
-            return Optional.of(e.getMessage());
-        }
+        return Compositions.unsupportedReason(() -> epsilon(event, 0.5));
     }
 
     @Override
     public double epsilon(DpEvent event, double delta) {
         Checks.delta("delta", delta);
         if (event instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent s : par.events()) {
-                worst = Math.max(worst, epsilon(s, delta));
-            }
-            return worst;
+            return Compositions.worstPart(par, s -> epsilon(s, delta));
         }
         if (event instanceof ComposedEvent c && c.events().stream().anyMatch(x -> x instanceof ParallelComposedEvent)) {
             throw new UnsupportedEventException(event, name(), "parallel composition nested inside sequential "
                     + "composition is not supported by basic composition");
         }
         Tally t = new Tally();
-        tally(event, 1, t);
+        tally(event, t);
         if (t.nonPrivate) {
             return Double.POSITIVE_INFINITY;
         }
@@ -129,18 +103,12 @@ public final class BasicCompositionAccountant implements PrivacyAccountant {
 
     @Override
     public double delta(DpEvent event, double epsilon) {
-        if (!(epsilon >= 0)) {
-            throw Checks.fail("epsilon", "non-negative", epsilon);
-        }
+        Compositions.checkEpsilon(epsilon);
         if (event instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent s : par.events()) {
-                worst = Math.max(worst, delta(s, epsilon));
-            }
-            return worst;
+            return Compositions.worstPart(par, s -> delta(s, epsilon));
         }
         Tally t = new Tally();
-        tally(event, 1, t);
+        tally(event, t);
         if (t.nonPrivate) {
             return 1;
         }

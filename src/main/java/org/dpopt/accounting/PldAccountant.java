@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.DoubleUnaryOperator;
+import java.util.function.ToDoubleFunction;
 import org.dpopt.accounting.pld.Direction;
 import org.dpopt.accounting.pld.PldGridTooLargeException;
 import org.dpopt.accounting.pld.PrivacyLossDistribution;
@@ -90,12 +92,7 @@ public final class PldAccountant implements PrivacyAccountant {
     @Override
     public Optional<String> unsupportedReason(DpEvent event) {
         Checks.notNull("event", event);
-        try {
-            check(event);
-            return Optional.empty();
-        } catch (UnsupportedEventException e) {
-            return Optional.of(e.getMessage());
-        }
+        return Compositions.unsupportedReason(() -> check(event));
     }
 
     private void check(DpEvent e) {
@@ -127,68 +124,45 @@ public final class PldAccountant implements PrivacyAccountant {
             double gaussianZ, boolean trivial, boolean nonPrivate, List<String> notes) {
 
         double epsilon(double delta, boolean up) {
-            if (nonPrivate) {
-                return Double.POSITIVE_INFINITY;
-            }
-            if (trivial) {
-                return 0;
-            }
-            if (gaussianZ > 0) {
-                return GaussianMechanism.epsilon(delta, gaussianZ);
-            }
-            double e = 0;
-            for (PrivacyLossDistribution p : up ? upper : lower) {
-                e = Math.max(e, p.epsilon(delta));
-            }
-            return e;
+            return value(up, Double.POSITIVE_INFINITY, z -> GaussianMechanism.epsilon(delta, z), p -> p.epsilon(delta));
         }
 
         double delta(double epsilon, boolean up) {
+            return value(up, 1, z -> GaussianMechanism.delta(epsilon, z), p -> p.delta(epsilon));
+        }
+
+        /** ε(δ) or δ(ε): {@code ifNonPrivate}, 0, the exact Gaussian curve, or the max over directions. */
+        private double value(boolean up, double ifNonPrivate, DoubleUnaryOperator gaussian,
+                ToDoubleFunction<PrivacyLossDistribution> curve) {
             if (nonPrivate) {
-                return 1;
+                return ifNonPrivate;
             }
             if (trivial) {
                 return 0;
             }
             if (gaussianZ > 0) {
-                return GaussianMechanism.delta(epsilon, gaussianZ);
+                return gaussian.applyAsDouble(gaussianZ);
             }
-            double d = 0;
+            double worst = 0;
             for (PrivacyLossDistribution p : up ? upper : lower) {
-                d = Math.max(d, p.delta(epsilon));
+                worst = Math.max(worst, curve.applyAsDouble(p));
             }
-            return d;
+            return worst;
         }
     }
 
     @Override
     public double epsilon(DpEvent event, double delta) {
         Checks.delta("delta", delta);
-        DpEvent e = prepare(event);
-        if (e instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent part : par.events()) {
-                worst = Math.max(worst, bounds(part, false).epsilon(delta, true));
-            }
-            return worst;
-        }
-        return bounds(e, false).epsilon(delta, true);
+        return worstCase(prepare(event), false, b -> b.epsilon(delta, true));
     }
 
     @Override
     public double delta(DpEvent event, double epsilon) {
-        if (!(epsilon >= 0)) {
-            throw Checks.fail("epsilon", "non-negative", epsilon);
-        }
+        Compositions.checkEpsilon(epsilon);
         DpEvent e = prepare(event);
-        if (e instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent part : par.events()) {
-                worst = Math.max(worst, bounds(part, false).delta(epsilon, true));
-            }
-            return worst;
-        }
-        return Math.min(1, bounds(e, false).delta(epsilon, true));
+        double d = worstCase(e, false, b -> b.delta(epsilon, true));
+        return e instanceof ParallelComposedEvent ? d : Math.min(1, d);
     }
 
     /** The optimistic lower bound on ε at δ (for the dominating pairs). */
@@ -198,18 +172,19 @@ public final class PldAccountant implements PrivacyAccountant {
 
     /** The optimistic lower bound on δ at ε (for the dominating pairs). */
     public double deltaLower(DpEvent event, double epsilon) {
-        if (!(epsilon >= 0)) {
-            throw Checks.fail("epsilon", "non-negative", epsilon);
-        }
-        DpEvent e = prepare(event);
+        Compositions.checkEpsilon(epsilon);
+        return worstCase(prepare(event), true, b -> b.delta(epsilon, false));
+    }
+
+    /**
+     * {@code value} of the bounds of a normalized event; for a top-level parallel composition the worst
+     * part's (a neighbour changes one part only).
+     */
+    private double worstCase(DpEvent e, boolean withLower, ToDoubleFunction<Bounds> value) {
         if (e instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent part : par.events()) {
-                worst = Math.max(worst, bounds(part, true).delta(epsilon, false));
-            }
-            return worst;
+            return Compositions.worstPart(par, part -> value.applyAsDouble(bounds(part, withLower)));
         }
-        return bounds(e, true).delta(epsilon, false);
+        return value.applyAsDouble(bounds(e, withLower));
     }
 
     @Override

@@ -3,7 +3,6 @@ package org.dpopt.sampling;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AblqStepEvent;
 import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -17,7 +16,7 @@ import org.dpopt.linalg.Checks;
  * @param batchSize b
  * @param epochs E
  */
-public record DeterministicSampler(int batchSize, int epochs) implements BatchSampler {
+public record DeterministicSampler(int batchSize, int epochs) implements FixedSizeBatchSampler {
 
     /** Validates. */
     public DeterministicSampler {
@@ -31,37 +30,13 @@ public record DeterministicSampler(int batchSize, int epochs) implements BatchSa
     }
 
     @Override
-    public long steps(int n) {
-        return (long) FixedPartition.stepsPerEpoch(n, batchSize) * epochs;
-    }
-
-    @Override
-    public double normalizer(int n) {
-        return batchSize;
-    }
-
-    @Override
-    public int maxBatchSlots(int n) {
-        FixedPartition.stepsPerEpoch(n, batchSize);
-        return batchSize;
-    }
-
-    @Override
     public BatchIterator iterator(int n, UniformRandomProvider rng) {
-        int s = FixedPartition.stepsPerEpoch(n, batchSize);
-        Checks.notNull("rng", rng);
-        long[] t = {0};
-        return (idx, w) -> FixedPartition.fill(null, t[0]++, batchSize, s, idx, w);
+        return FixedPartition.iterator(n, batchSize, rng, FixedPartition.Reshuffle.NEVER);
     }
 
     @Override
     public DpEvent stepEvent(int n, double noiseMultiplier) {
         return new AblqStepEvent(AblqStepEvent.BatchOrder.DETERMINISTIC, noiseMultiplier,
                 FixedPartition.stepsPerEpoch(n, batchSize));
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.ZERO_OUT;
     }
 }

@@ -5,7 +5,7 @@ import org.dpopt.linalg.Checks;
 
 /**
  * Shared arithmetic of the fixed-size, one-pass-per-epoch samplers of paper D (Algorithm 3): the
- * "valid" (n, b, T) check and the in-place Fisher–Yates shuffle.
+ * "valid" (n, b, T) check, the in-place Fisher–Yates shuffle and the batch iterator.
  */
 final class FixedPartition {
     private FixedPartition() {
@@ -57,5 +57,33 @@ final class FixedPartition {
             w[a] = 1;
         }
         return batchSize;
+    }
+
+    /** When the record order is drawn: never (identity order), once per iterator, or at every epoch start. */
+    enum Reshuffle { NEVER, ONCE, EVERY_EPOCH }
+
+    /**
+     * A fresh iterator whose batch t is block t mod S of the current record order, S = n/b (refusing
+     * (n, b) unless b divides n, then a null rng).
+     */
+    static BatchSampler.BatchIterator iterator(int n, int batchSize, UniformRandomProvider rng, Reshuffle reshuffle) {
+        int s = stepsPerEpoch(n, batchSize);
+        Checks.notNull("rng", rng);
+        long[] t = {0};
+        if (reshuffle == Reshuffle.NEVER) {
+            return (idx, w) -> fill(null, t[0]++, batchSize, s, idx, w);
+        }
+        int[] perm = new int[n];
+        identity(perm);
+        if (reshuffle == Reshuffle.ONCE) {
+            shuffle(perm, rng);
+            return (idx, w) -> fill(perm, t[0]++, batchSize, s, idx, w);
+        }
+        return (idx, w) -> {
+            if (t[0] % s == 0) {
+                shuffle(perm, rng);
+            }
+            return fill(perm, t[0]++, batchSize, s, idx, w);
+        };
     }
 }

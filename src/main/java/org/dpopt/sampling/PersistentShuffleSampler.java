@@ -3,7 +3,6 @@ package org.dpopt.sampling;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AblqStepEvent;
 import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -19,7 +18,7 @@ import org.dpopt.linalg.Checks;
  * @param batchSize b
  * @param epochs E
  */
-public record PersistentShuffleSampler(int batchSize, int epochs) implements BatchSampler {
+public record PersistentShuffleSampler(int batchSize, int epochs) implements FixedSizeBatchSampler {
 
     /** Validates. */
     public PersistentShuffleSampler {
@@ -33,40 +32,13 @@ public record PersistentShuffleSampler(int batchSize, int epochs) implements Bat
     }
 
     @Override
-    public long steps(int n) {
-        return (long) FixedPartition.stepsPerEpoch(n, batchSize) * epochs;
-    }
-
-    @Override
-    public double normalizer(int n) {
-        return batchSize;
-    }
-
-    @Override
-    public int maxBatchSlots(int n) {
-        FixedPartition.stepsPerEpoch(n, batchSize);
-        return batchSize;
-    }
-
-    @Override
     public BatchIterator iterator(int n, UniformRandomProvider rng) {
-        int s = FixedPartition.stepsPerEpoch(n, batchSize);
-        Checks.notNull("rng", rng);
-        int[] perm = new int[n];
-        FixedPartition.identity(perm);
-        FixedPartition.shuffle(perm, rng);
-        long[] t = {0};
-        return (idx, w) -> FixedPartition.fill(perm, t[0]++, batchSize, s, idx, w);
+        return FixedPartition.iterator(n, batchSize, rng, FixedPartition.Reshuffle.ONCE);
     }
 
     @Override
     public DpEvent stepEvent(int n, double noiseMultiplier) {
         return new AblqStepEvent(AblqStepEvent.BatchOrder.PERSISTENT_SHUFFLE, noiseMultiplier,
                 FixedPartition.stepsPerEpoch(n, batchSize));
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.ZERO_OUT;
     }
 }

@@ -17,7 +17,7 @@ import org.dpopt.linalg.Checks;
  * @param expectedBatchSize b (≥ 1, at most n at use time)
  * @param steps T
  */
-public record PoissonSampler(double expectedBatchSize, long steps) implements BatchSampler {
+public record PoissonSampler(double expectedBatchSize, long steps) implements PoissonBatchSampler {
 
     /** Validates. */
     public PoissonSampler {
@@ -39,21 +39,7 @@ public record PoissonSampler(double expectedBatchSize, long steps) implements Ba
 
     /** q = b/n. */
     public double samplingProbability(int n) {
-        Checks.atLeastOne("n", n);
-        if (expectedBatchSize > n) {
-            throw Checks.fail("expectedBatchSize", "at most the dataset size " + n, expectedBatchSize);
-        }
-        return expectedBatchSize / n;
-    }
-
-    @Override
-    public long steps(int n) {
-        return steps;
-    }
-
-    @Override
-    public double normalizer(int n) {
-        return expectedBatchSize;
+        return PoissonBatchSampler.inclusionProbability(expectedBatchSize, n);
     }
 
     @Override

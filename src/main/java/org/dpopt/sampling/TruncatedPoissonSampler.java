@@ -23,7 +23,8 @@ import org.dpopt.linalg.Checks;
  * @param maxBatchSize B
  * @param steps T
  */
-public record TruncatedPoissonSampler(double expectedBatchSize, int maxBatchSize, long steps) implements BatchSampler {
+public record TruncatedPoissonSampler(double expectedBatchSize, int maxBatchSize, long steps)
+        implements PoissonBatchSampler {
 
     /** Validates. */
     public TruncatedPoissonSampler {
@@ -49,24 +50,11 @@ public record TruncatedPoissonSampler(double expectedBatchSize, int maxBatchSize
 
     /** q = b/n. */
     public double samplingProbability(int n) {
-        Checks.atLeastOne("n", n);
-        if (expectedBatchSize > n) {
-            throw Checks.fail("expectedBatchSize", "at most the dataset size " + n, expectedBatchSize);
-        }
+        double q = PoissonBatchSampler.inclusionProbability(expectedBatchSize, n);
         if (maxBatchSize > n) {
             throw Checks.fail("maxBatchSize", "at most the dataset size " + n, maxBatchSize);
         }
-        return expectedBatchSize / n;
-    }
-
-    @Override
-    public long steps(int n) {
-        return steps;
-    }
-
-    @Override
-    public double normalizer(int n) {
-        return expectedBatchSize;
+        return q;
     }
 
     @Override

@@ -1,0 +1,40 @@
+package org.dpopt.sampling;
+
+import org.dpopt.accounting.NeighboringRelation;
+
+/**
+ * What the three fixed-size samplers of paper D, Algorithm 3 (deterministic, persistent shuffle,
+ * dynamic shuffle) have in common: E epochs of S = n/b batches of exactly b records (b | n), so
+ * T = E·n/b, normalizer b, b slots per batch, zero-out relation. They differ only in the record order
+ * ({@link FixedPartition.Reshuffle}) and in the tag of their step event.
+ */
+sealed interface FixedSizeBatchSampler extends BatchSampler
+        permits DeterministicSampler, PersistentShuffleSampler, DynamicShuffleSampler {
+
+    /** b. */
+    int batchSize();
+
+    /** E. */
+    int epochs();
+
+    @Override
+    default long steps(int n) {
+        return (long) FixedPartition.stepsPerEpoch(n, batchSize()) * epochs();
+    }
+
+    @Override
+    default double normalizer(int n) {
+        return batchSize();
+    }
+
+    @Override
+    default int maxBatchSlots(int n) {
+        FixedPartition.stepsPerEpoch(n, batchSize());
+        return batchSize();
+    }
+
+    @Override
+    default NeighboringRelation relation() {
+        return NeighboringRelation.ZERO_OUT;
+    }
+}
