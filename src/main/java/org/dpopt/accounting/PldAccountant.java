@@ -162,7 +162,7 @@ public final class PldAccountant implements PrivacyAccountant {
         Compositions.checkEpsilon(epsilon);
         DpEvent e = prepare(event);
         double d = worstCase(e, false, b -> b.delta(epsilon, true));
-        return e instanceof ParallelComposedEvent ? d : Math.min(1, d);
+        return Math.min(1, d); // δ is a probability: the bound is capped at 1 for every event shape
     }
 
     /** The optimistic lower bound on ε at δ (for the dominating pairs). */
