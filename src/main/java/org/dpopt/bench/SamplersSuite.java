@@ -215,11 +215,11 @@ final class SamplersSuite implements BenchSuite {
                 summary.put("adult_acc_" + cfg.sampler() + "_" + cfg.bound().toString().toLowerCase() + "_eps" + eps, mean);
             }
         }
-        Files.writeString(out.resolve("samplers-adult-accuracy.csv"), csv.toString());
+        Files.writeString(out.resolve("samplers-census-income-accuracy.csv"), csv.toString());
         List<Plots.Series> series = new ArrayList<>();
         for (int c = 0; c < configs.length; c++) {
             series.add(new Plots.Series(configs[c].label(), epsilons, accs[c]));
         }
-        Plots.line(out.resolve("samplers-adult-accuracy.png"), "Adult, DP-SGD b=" + b + ", E=" + epochs + ", delta=1e-5", "epsilon", "test accuracy", series, false, false);
+        Plots.line(out.resolve("samplers-census-income-accuracy.png"), "Adult, DP-SGD b=" + b + ", E=" + epochs + ", delta=1e-5", "epsilon", "test accuracy", series, false, false);
     }
 }

@@ -151,7 +151,7 @@ class ObjectivePerturbationValidationTest {
             for (Map.Entry<String, double[]> c : curves.entrySet()) {
                 series.add(new Plots.Series(c.getKey(), EPS, c.getValue()));
             }
-            Plots.line(OUT.resolve("accuracy-" + ds + ".png"), ds + ": test accuracy, delta = 1e-5", "epsilon",
+            Plots.line(OUT.resolve("accuracy-" + ("adult".equals(ds) ? "census-income" : ds) + ".png"), ds + ": test accuracy, delta = 1e-5", "epsilon",
                     "accuracy", series, true, false);
         }
         Files.writeString(OUT.resolve("accuracy.csv"), csv.toString());
