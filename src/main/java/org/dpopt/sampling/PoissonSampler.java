@@ -27,9 +27,7 @@ public record PoissonSampler(double expectedBatchSize, long steps) implements Po
 
     /** A Poisson sampler with expected batch b running for the given number of epochs (T = ⌈E·n/b⌉). */
     public static PoissonSampler epochs(double expectedBatchSize, double epochs, int n) {
-        Checks.positive("epochs", epochs);
-        Checks.atLeastOne("n", n);
-        return new PoissonSampler(expectedBatchSize, Math.max(1, (long) Math.ceil(epochs * n / expectedBatchSize)));
+        return new PoissonSampler(expectedBatchSize, Samplers.epochSteps(epochs, n, expectedBatchSize));
     }
 
     @Override

@@ -59,6 +59,17 @@ public final class Samplers {
                 (n, b, e) -> new DynamicShuffleSampler(b, FixedPartition.integerEpochs(e))));
     }
 
+    /**
+     * T = max(1, ⌈E·n/b⌉): the step count of E epochs at (expected) batch size b. Depends only on the
+     * public n and the configuration — the one place this formula lives.
+     */
+    public static long epochSteps(double epochs, int n, double batchSize) {
+        Checks.positive("epochs", epochs);
+        Checks.atLeastOne("n", n);
+        Checks.positive("batchSize", batchSize);
+        return Math.max(1, (long) Math.ceil(epochs * n / batchSize));
+    }
+
     /** Poisson sampling with q = b/n and T = ⌈E·n/b⌉. */
     public static Recipe poisson() {
         return RECIPES.get("poisson");
@@ -68,8 +79,7 @@ public final class Samplers {
     public static Recipe truncatedPoisson(int maxBatchSize) {
         Checks.atLeastOne("maxBatchSize", maxBatchSize);
         return new ZeroOutRecipe((n, b, e) -> {
-            Checks.positive("epochs", e);
-            return new TruncatedPoissonSampler(b, maxBatchSize, Math.max(1, (long) Math.ceil(e * n / b)));
+            return new TruncatedPoissonSampler(b, maxBatchSize, epochSteps(e, n, b));
         });
     }
 

@@ -35,12 +35,10 @@ public record TruncatedPoissonSampler(double expectedBatchSize, int maxBatchSize
 
     /** B = b + ⌈c·√b⌉ (capped at n) and T = ⌈E·n/b⌉: with c = 8 the overflow chance per batch is ~1e-15. */
     public static TruncatedPoissonSampler epochs(double expectedBatchSize, double epochs, int n, double c) {
-        Checks.positive("epochs", epochs);
-        Checks.atLeastOne("n", n);
+        long steps = Samplers.epochSteps(epochs, n, expectedBatchSize);
         Checks.nonNegative("c", c);
         int bigB = (int) Math.min(n, Math.ceil(expectedBatchSize + c * Math.sqrt(expectedBatchSize)));
-        return new TruncatedPoissonSampler(expectedBatchSize, Math.max(1, bigB),
-                Math.max(1, (long) Math.ceil(epochs * n / expectedBatchSize)));
+        return new TruncatedPoissonSampler(expectedBatchSize, Math.max(1, bigB), steps);
     }
 
     @Override
