@@ -1,0 +1,123 @@
+package org.dpopt.golden;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.dpopt.cli.Algorithms;
+import org.dpopt.cli.TrainOptions;
+import org.dpopt.data.BundledDatasets;
+import org.dpopt.data.Dataset;
+import org.dpopt.data.Synthetic;
+import org.dpopt.geometry.ConvexSet;
+import org.dpopt.geometry.ConvexSets;
+import org.dpopt.loss.Losses;
+import org.dpopt.loss.Problem;
+import org.dpopt.noise.Rngs;
+import org.dpopt.optim.NoisySgd;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Behaviour lock: for every algorithm, a seeded run on a fixed problem must reproduce the released
+ * model bit for bit and the same privacy report as recorded in {@code golden/runs.txt}. The file was
+ * written at commit 267752b, before the run-core redesign; regenerate it only in a commit that says
+ * why the bits changed ({@code -Dgolden.write=path}).
+ */
+class GoldenRunsTest {
+
+    record Case(String name, PrivateOptimizer optimizer, Problem problem) {
+    }
+
+    static List<Case> cases() {
+        Dataset bc = BundledDatasets.split("breast_cancer").train();
+        Dataset pr = Synthetic.phaseRetrieval(600, Synthetic.plantedVector(5, 1, Rngs.seeded(1)), 0.1,
+                Rngs.seeded(2)).data();
+        List<Case> out = new ArrayList<>();
+        out.add(cli("dp-sgd", "logistic", bc, null, Map.of()));
+        out.add(new Case("dp-sgd-fixed-z", NoisySgd.builder().noiseMultiplier(1.1).epochs(5).build(),
+                Problem.of(bc, Losses.logistic())));
+        out.add(cli("nsgd", "logistic", bc, 10.0, Map.of("--radius", 10.0)));
+        out.add(cli("non-private", "logistic", bc, null, Map.of()));
+        out.add(cli("noisy-frank-wolfe", "logistic", bc, null, Map.of()));
+        out.add(cli("vr-frank-wolfe", "logistic", bc, null, Map.of()));
+        out.add(cli("noisy-sfw", "logistic", bc, null, Map.of()));
+        out.add(cli("phased-sgd", "hinge", bc, null, Map.of()));
+        out.add(cli("prox-sgd", "hinge", bc, null, Map.of()));
+        out.add(cli("pg-mirror-descent", "phase-retrieval", pr, 1.0, Map.of("--radius", 1.0, "--p", 1.0)));
+        out.add(cli("objective-perturbation", "logistic", bc, 20.0, Map.of("--radius", 20.0)));
+        out.add(cli("objective-perturbation-svrg", "logistic", bc, 20.0, Map.of("--radius", 20.0)));
+        return out;
+    }
+
+    private static Case cli(String name, String loss, Dataset data, Double radius, Map<String, Double> flags) {
+        Double p = flags.get("--p");
+        TrainOptions o = new TrainOptions(loss, null, null, null, null, null, radius, null, p, null, null,
+                Set.copyOf(flags.keySet()));
+        PrivateOptimizer opt = Algorithms.get(name).factory().apply(o);
+        ConvexSet domain = radius != null ? ConvexSets.l2Ball(radius) : ConvexSets.unconstrained();
+        return new Case(name, opt, Problem.of(data, Losses.byName(loss), domain));
+    }
+
+    static String run(Case c) {
+        PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-5);
+        OptimizationResult r = c.optimizer().optimize(c.problem(), "non-private".equals(c.name()) ? null : budget,
+                Rngs.seeded(42));
+        StringBuilder sb = new StringBuilder();
+        sb.append("case ").append(c.name()).append('\n');
+        sb.append("epsilon ").append(Double.toHexString(r.privacy().epsilon())).append('\n');
+        sb.append("ledger ").append(r.ledger().describe()).append('\n');
+        sb.append("solution");
+        for (double v : r.solution().data) {
+            sb.append(' ').append(Double.toHexString(v));
+        }
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    private static Map<String, String> parse(String text) {
+        Map<String, String> m = new LinkedHashMap<>();
+        String[] blocks = text.split("(?m)^(?=case )");
+        for (String b : blocks) {
+            if (b.isBlank()) {
+                continue;
+            }
+            m.put(b.substring(5, b.indexOf('\n')), b);
+        }
+        return m;
+    }
+
+    @Test
+    void seededRunsReproduceTheRecordedModelsAndReports() throws IOException {
+        String target = System.getProperty("golden.write");
+        List<Case> cs = cases();
+        if (target != null) {
+            StringBuilder sb = new StringBuilder();
+            for (Case c : cs) {
+                sb.append(run(c));
+            }
+            Files.writeString(Path.of(target), sb.toString());
+        }
+        String text;
+        try (InputStream in = GoldenRunsTest.class.getResourceAsStream("/golden/runs.txt")) {
+            assertNotNull(in, "golden/runs.txt on the test class path");
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        Map<String, String> expected = parse(text);
+        assertEquals(cs.size(), expected.size(), "one recorded run per case");
+        for (Case c : cs) {
+            assertEquals(expected.get(c.name()), run(c), "seeded run of " + c.name());
+        }
+    }
+}
