@@ -90,7 +90,7 @@ public final class ReportNoisyMax {
         return select(scores, count, rng, -1.0);
     }
 
-    private int select(double[] scores, int count, UniformRandomProvider rng, double sign) {
+    int select(double[] scores, int count, UniformRandomProvider rng, double sign) {
         if (count < 1 || count > scores.length) {
             throw Checks.fail("count", "in [1, " + scores.length + "]", count);
         }
