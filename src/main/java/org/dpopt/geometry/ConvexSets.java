@@ -1,5 +1,6 @@
 package org.dpopt.geometry;
 
+import java.util.OptionalDouble;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
 import org.ejml.data.DMatrixRMaj;
@@ -42,13 +43,23 @@ public final class ConvexSets {
         }
 
         @Override
-        public double diameter() {
+        public double diameter(int d) {
             return 2 * r;
         }
 
         @Override
-        public double radius() {
+        public double radius(int d) {
             return r;
+        }
+
+        @Override
+        public boolean isBounded() {
+            return true;
+        }
+
+        @Override
+        public OptionalDouble centredBallRadius() {
+            return OptionalDouble.of(r);
         }
 
         @Override
@@ -73,24 +84,21 @@ public final class ConvexSets {
             }
         }
 
-        @Override
-        public double diameter() {
-            return Double.POSITIVE_INFINITY; // depends on d; use diameter(d)
-        }
-
         /** The ℓ2 diameter in dimension d: (hi − lo)·√d. */
+        @Override
         public double diameter(int d) {
             return (hi - lo) * Math.sqrt(d);
         }
 
-        @Override
-        public double radius() {
-            return Double.POSITIVE_INFINITY; // depends on d; use radius(d)
-        }
-
         /** sup ‖w‖₂ in dimension d. */
+        @Override
         public double radius(int d) {
             return Math.max(Math.abs(lo), Math.abs(hi)) * Math.sqrt(d);
+        }
+
+        @Override
+        public boolean isBounded() {
+            return true;
         }
 
         @Override
@@ -115,13 +123,23 @@ public final class ConvexSets {
         }
 
         @Override
-        public double diameter() {
+        public double diameter(int d) {
             return Double.POSITIVE_INFINITY;
         }
 
         @Override
-        public double radius() {
+        public double radius(int d) {
             return Double.POSITIVE_INFINITY;
+        }
+
+        @Override
+        public boolean isBounded() {
+            return false;
+        }
+
+        @Override
+        public boolean isWholeSpace() {
+            return true;
         }
 
         @Override

@@ -90,13 +90,18 @@ public record LpBall(double p, double r) implements ConvexSet {
     }
 
     @Override
-    public double diameter() {
+    public double diameter(int d) {
         return 2 * r;
     }
 
     @Override
-    public double radius() {
+    public double radius(int d) {
         return r;
+    }
+
+    @Override
+    public boolean isBounded() {
+        return true;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.dpopt.geometry;
 
 import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Checks;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -15,6 +16,37 @@ public interface Polytope extends ConvexSet {
 
     /** The ambient dimension d. */
     int dimension();
+
+    /** The ℓ2 diameter (a polytope has its own dimension). */
+    double diameter();
+
+    /** sup_{w∈W} ‖w‖₂. */
+    double radius();
+
+    /** {@link #diameter()}; d must be {@link #dimension()}. */
+    @Override
+    default double diameter(int d) {
+        checkDimension(d);
+        return diameter();
+    }
+
+    /** {@link #radius()}; d must be {@link #dimension()}. */
+    @Override
+    default double radius(int d) {
+        checkDimension(d);
+        return radius();
+    }
+
+    @Override
+    default boolean isBounded() {
+        return true;
+    }
+
+    private void checkDimension(int d) {
+        if (d != dimension()) {
+            throw Checks.fail("dimension", "the polytope's dimension " + dimension(), d);
+        }
+    }
 
     /** The number of vertices J. */
     int vertexCount();

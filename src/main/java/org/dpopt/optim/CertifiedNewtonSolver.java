@@ -1,7 +1,6 @@
 package org.dpopt.optim;
 
 import org.dpopt.geometry.ConvexSet;
-import org.dpopt.geometry.ConvexSets;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
 import org.ejml.data.DMatrixRMaj;
@@ -59,7 +58,7 @@ public final class CertifiedNewtonSolver {
 
     /** Whether W is supported (ℝ^d or a centred ℓ2 ball). */
     public static boolean supports(ConvexSet w) {
-        return w instanceof ConvexSets.Unconstrained || w instanceof ConvexSets.L2Ball;
+        return w.isWholeSpace() || w.centredBallRadius().isPresent();
     }
 
     /** Mutable state of one solve. */
@@ -99,7 +98,7 @@ public final class CertifiedNewtonSolver {
         }
         int d = obj.dimension();
         Work s = new Work(d);
-        double r = dom.radius();
+        double r = dom.radius(d);
         double scale = Double.isFinite(r) ? Math.max(1, r) : 1;
         double innerTol = 1e-3 * tolerance * scale;
         newton(obj, s, 0, innerTol);

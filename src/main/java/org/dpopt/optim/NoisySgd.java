@@ -155,7 +155,7 @@ public final class NoisySgd implements PrivateOptimizer {
         int d = problem.dimension();
         double eps = budget.epsilon();
         double logInvDelta = Math.log(1 / budget.delta());
-        double m0 = problem.domain().radius();
+        double m0 = problem.domain().radius(problem.dimension());
         if (!Double.isFinite(m0)) {
             throw Checks.fail("domain radius M", "finite for the paper preset (use an L2 ball)", m0);
         }

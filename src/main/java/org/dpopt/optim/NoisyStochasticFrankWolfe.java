@@ -80,7 +80,7 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         OnePassFrankWolfe.requireExactSmoothLoss(loss, cfg.accountant(), name());
         // the ball's diameter 2r is positive, so no floor is needed in the default m
         OnePassFrankWolfe.Schedule s = OnePassFrankWolfe.schedule(cfg, problem, loss, budget.epsilon(),
-                ball.diameter(), 0.0);
+                ball.diameter(problem.dimension()), 0.0);
         double delta = 2 * s.lipschitz() / s.anchor();
         int m = s.steps();
         double z = Calibration.noiseMultiplier(cfg.accountant(), zz -> roundEvent(zz, m), budget.epsilon(), budget.delta(),

@@ -163,7 +163,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         }
         int n = problem.size();
         int d = problem.dimension();
-        double m = problem.domain().radius();
+        double m = problem.domain().radius(problem.dimension());
         boolean approx = variant == Variant.SVRG;
         if (!approx && !CertifiedNewtonSolver.supports(problem.domain())) {
             throw Checks.fail("domain", "the whole space or a centred L2 ball for exact objective perturbation "

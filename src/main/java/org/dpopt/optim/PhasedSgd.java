@@ -175,12 +175,12 @@ public final class PhasedSgd implements PrivateOptimizer {
         ConvexSet domain = problem.domain();
         boolean constrained;
         double diam;
-        if (domain == ConvexSets.unconstrained()) {
+        if (domain.isWholeSpace()) {
             constrained = false;
             diam = Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius;
         } else {
             constrained = true;
-            diam = domain instanceof ConvexSets.Box b ? b.diameter(d) : domain.diameter();
+            diam = domain.diameter(d);
             if (!Double.isFinite(diam)) {
                 throw Checks.fail("diameter of the constraint set", "finite (or use the unconstrained set)", diam);
             }

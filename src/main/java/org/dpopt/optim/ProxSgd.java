@@ -87,7 +87,7 @@ public final class ProxSgd implements PrivateOptimizer {
         if (!(lip > 0) || Double.isInfinite(lip)) {
             throw Checks.fail("Lipschitz constant L", "finite and positive", lip);
         }
-        double m = problem.domain().radius();
+        double m = problem.domain().radius(problem.dimension());
         double dd = Double.isFinite(m) ? m : (Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius);
         double beta = smoothness;
         if (Double.isNaN(beta)) {

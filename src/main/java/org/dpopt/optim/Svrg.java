@@ -2,7 +2,6 @@ package org.dpopt.optim;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;
-import org.dpopt.geometry.ConvexSets;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.GeneralizedLinearLoss;
@@ -56,7 +55,7 @@ public final class Svrg {
         double lambda = obj.lambda();
         double mu = 2 * lambda;
         double bp = beta + 2 * lambda;
-        boolean unconstrained = obj.domain() instanceof ConvexSets.Unconstrained;
+        boolean unconstrained = obj.domain().isWholeSpace();
         double eta = unconstrained ? 1 / (10 * bp) : 1 / (20 * bp);
         long k = (long) Math.ceil((unconstrained ? 20 : 50) * bp / lambda);
         double rho = unconstrained
@@ -81,9 +80,9 @@ public final class Svrg {
         obj.domain().project(w0);
         double lambda = obj.lambda();
         double grad = lipschitz + obj.linearNorm() + 2 * lambda * Vectors.norm2(w0);
-        double gap0 = Math.min(grad * grad / (4 * lambda), grad * (Vectors.norm2(w0) + obj.domain().radius()));
+        double gap0 = Math.min(grad * grad / (4 * lambda), grad * (Vectors.norm2(w0) + obj.domain().radius(obj.dimension())));
         double kappa = (beta + 2 * lambda) / (2 * lambda);
-        double c = obj.domain() instanceof ConvexSets.Unconstrained ? kappa : 1 + kappa * kappa;
+        double c = obj.domain().isWholeSpace() ? kappa : 1 + kappa * kappa;
         double rho = schedule(obj, beta).rho();
         double e = Math.ceil(Math.log(c * gap0 / (alpha * failureProbability)) / Math.log(1 / rho));
         return (int) Math.max(1, Math.min(100_000, e));

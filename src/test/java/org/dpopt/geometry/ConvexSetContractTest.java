@@ -52,10 +52,10 @@ class ConvexSetContractTest {
 
     @Test
     void sizes() {
-        assertEquals(3.0, ConvexSets.l2Ball(1.5).diameter(), 0);
-        assertEquals(1.5, ConvexSets.l2Ball(1.5).radius(), 0);
+        assertEquals(3.0, ConvexSets.l2Ball(1.5).diameter(7), 0);
+        assertEquals(1.5, ConvexSets.l2Ball(1.5).radius(7), 0);
         assertTrue(!ConvexSets.unconstrained().isBounded());
-        assertEquals(2.5 * Math.sqrt(4), ((ConvexSets.Box) ConvexSets.box(-0.5, 2)).diameter(4), 1e-12);
+        assertEquals(2.5 * Math.sqrt(4), ConvexSets.box(-0.5, 2).diameter(4), 1e-12);
     }
 
     @Test
