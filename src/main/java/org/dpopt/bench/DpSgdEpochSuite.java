@@ -12,8 +12,8 @@ import org.dpopt.data.Synthetic;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.NoisySgd;
-import org.dpopt.optim.NonPrivateSgd;
+import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.optim.sgd.NonPrivateSgd;
 import org.dpopt.optim.PrivacyBudget;
 
 /**
@@ -41,7 +41,7 @@ final class DpSgdEpochSuite implements BenchSuite {
         Problem problem = Problem.of(data, Losses.logistic());
         NoisySgd dp = NoisySgd.builder().batchSize(256).epochs(1).noiseMultiplier(1.0).diagnostics(false)
                 .accountant(new org.dpopt.accounting.RdpAccountant()).build();
-        NonPrivateSgd plain = new NonPrivateSgd(256, 1, 1.0, 0, false);
+        NonPrivateSgd plain = NonPrivateSgd.builder().batchSize(256).epochs(1).build();
         PrivacyBudget budget = PrivacyBudget.of(1, 1e-6);
         double[] tDp = new double[reps];
         double[] tPlain = new double[reps];

@@ -16,7 +16,8 @@ import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.NoisyFrankWolfe;
-import org.dpopt.optim.NoisySgd;
+import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.ejml.data.DMatrixRMaj;
@@ -74,7 +75,7 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
                 double sec = (System.nanoTime() - t0) / 1e9;
                 fwRisk[rep] = SparseLogistic.excessRisk(loss, r.solution(), ws, k, popSamples, Rngs.seeded(99 + rep));
                 csv.append(row(d, n, eps, rep, "noisy-frank-wolfe", fwRisk[rep],
-                        r.nonPrivateDiagnostics().get("train_loss"), r.steps(), Double.NaN, sec));
+                        r.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS), r.steps(), Double.NaN, sec));
                 double best = Double.POSITIVE_INFINITY;
                 for (double lr : lrs) {
                     t0 = System.nanoTime();
@@ -84,7 +85,7 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
                     double risk = SparseLogistic.excessRisk(loss, s.solution(), ws, k, popSamples,
                             Rngs.seeded(99 + rep));
                     csv.append(row(d, n, eps, rep, "dp-sgd-l1-projection", risk,
-                            s.nonPrivateDiagnostics().get("train_loss"), s.steps(), lr, sec));
+                            s.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS), s.steps(), lr, sec));
                     best = Math.min(best, risk);
                 }
                 sgdRisk[rep] = best;

@@ -17,7 +17,10 @@ import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.PhaseRetrievalLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.ProximallyGuidedMirrorDescent;
 import org.ejml.data.DMatrixRMaj;
@@ -80,16 +83,16 @@ final class PgMirrorDescentSuite implements BenchSuite {
                             .diagnosticIterations(DIAGNOSTIC_ITERATIONS).trajectoryPoints(TRAJECTORY_POINTS).build()
                             .optimize(pr, PrivacyBudget.of(c.epsilon(), 1e-5), Rngs.seeded(5_000L + r));
                     double secs = (System.nanoTime() - t0) / 1e9;
-                    double e = res.nonPrivateDiagnostics().get("expected_near_stationarity");
-                    double s = res.nonPrivateDiagnostics().get("near_stationarity");
+                    double e = res.nonPrivateDiagnostics().get(Diagnostic.EXPECTED_NEAR_STATIONARITY);
+                    double s = res.nonPrivateDiagnostics().get(Diagnostic.NEAR_STATIONARITY);
                     double dd = distance(res.solution(), wStar, c.loss().equals("phase-retrieval"));
                     st[k] += e / reps;
                     stOut[k] += s / reps;
                     dist[k] += dd / reps;
-                    Map<String, Double> pm = res.parameters();
+                    RunParameters pm = res.parameters();
                     csv.append(String.join(",", c.loss(), fmt(c.p()), fmt(c.epsilon()), Integer.toString(ns[k]),
-                            Integer.toString(r), fmt(e), fmt(s), fmt(res.nonPrivateDiagnostics().get("prox_gap")), fmt(dd),
-                            fmt(pm.get("rounds")), fmt(pm.get("phases_per_round")), fmt(pm.get("part_size")),
+                            Integer.toString(r), fmt(e), fmt(s), fmt(res.nonPrivateDiagnostics().get(Diagnostic.PROX_GAP)), fmt(dd),
+                            fmt(pm.real(Param.ROUNDS)), fmt(pm.real(Param.PHASES)), fmt(pm.real(Param.PART_SIZE)),
                             fmt(res.privacy().epsilon()), fmt(secs))).append('\n');
                 }
                 progress.printf(Locale.ROOT, "%s n=%d: E near-stationarity %.5f (output %.5f), distance %.4f%n",

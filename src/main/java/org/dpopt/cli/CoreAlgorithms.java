@@ -1,8 +1,9 @@
 package org.dpopt.cli;
 
 import java.util.Set;
-import org.dpopt.optim.NoisySgd;
-import org.dpopt.optim.NonPrivateSgd;
+import org.dpopt.optim.sgd.Bftt19Sgd;
+import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.optim.sgd.NonPrivateSgd;
 import org.dpopt.sampling.Samplers;
 
 /** CLI specs of the foundation algorithms: dp-sgd, nsgd (paper preset), non-private. */
@@ -45,15 +46,22 @@ final class CoreAlgorithms {
 
     static Algorithms.Spec nsgd() {
         return new Algorithms.Spec("nsgd", Set.of("--radius", "--accountant"), "logistic",
-                o -> NoisySgd.builder().mode(NoisySgd.Mode.PAPER).accountant(Accountants.byName(o.accountant())).build(),
+                o -> Bftt19Sgd.builder().accountant(Accountants.byName(o.accountant())).build(),
                 "BFTT19 Algorithm 1 (paper preset): T, eta, m from the theorem, averaged iterate");
     }
 
     static Algorithms.Spec nonPrivate() {
         return new Algorithms.Spec("non-private", Set.of("--epochs", "--batch-size", "--learning-rate", "--radius", "--l2"),
                 "logistic",
-                o -> new NonPrivateSgd(TrainOptions.or(o.batchSize(), 0), TrainOptions.or(o.epochs(), 30.0),
-                        TrainOptions.or(o.learningRate(), 1.0), TrainOptions.or(o.l2(), 0.0), true),
+                o -> {
+                    NonPrivateSgd.Builder b = NonPrivateSgd.builder().diagnostics(true)
+                            .epochs(TrainOptions.or(o.epochs(), 30.0)).learningRate(TrainOptions.or(o.learningRate(), 1.0))
+                            .l2(TrainOptions.or(o.l2(), 0.0));
+                    if (o.batchSize() != null) {
+                        b.batchSize(o.batchSize());
+                    }
+                    return b.build();
+                },
                 "mini-batch SGD without clipping or noise (baseline; no privacy)");
     }
 }

@@ -12,10 +12,12 @@ import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.Metrics;
-import org.dpopt.optim.NoisySgd;
-import org.dpopt.optim.NonPrivateSgd;
+import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.optim.sgd.NonPrivateSgd;
 import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.RunPlan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -50,7 +52,7 @@ final class DemoCommand implements Callable<Integer> {
         double npAcc = 0;
         long t0 = System.nanoTime();
         for (int r = 0; r < runs; r++) {
-            npAcc += Metrics.accuracy(NonPrivateSgd.defaults().optimize(problem, null, Rngs.seeded(r)).solution(),
+            npAcc += Metrics.accuracy(NonPrivateSgd.builder().build().optimize(problem, null, Rngs.seeded(r)).solution(),
                     split.test());
         }
         npAcc /= runs;
@@ -66,14 +68,15 @@ final class DemoCommand implements Callable<Integer> {
         for (double eps : new double[] {0.5, 1, 2, 8}) {
             PrivacyBudget budget = PrivacyBudget.of(eps, delta);
             long c0 = System.nanoTime();
-            NoisySgd sgd = NoisySgd.builder().build().calibratedFor(problem, budget); // calibrate once per epsilon
+            NoisySgd sgd = NoisySgd.builder().build();
+            RunPlan plan = sgd.plan(problem.shape(), budget); // calibrate once per epsilon
             double calibrationSeconds = (System.nanoTime() - c0) / 1e9;
             double[] accs = new double[runs];
             double secs = 0;
             OptimizationResult last = null;
             for (int r = 0; r < runs; r++) {
                 long s0 = System.nanoTime();
-                last = sgd.optimize(problem, budget, Rngs.seeded(1000 + r));
+                last = sgd.run(problem, plan, Rngs.seeded(1000 + r));
                 secs += (System.nanoTime() - s0) / 1e9;
                 accs[r] = Metrics.accuracy(last.solution(), split.test());
                 if (last.privacy().epsilon() > eps) {
@@ -92,13 +95,13 @@ final class DemoCommand implements Callable<Integer> {
             row.put("test_accuracy_std", sd);
             row.put("non_private_accuracy", npAcc);
             row.put("seconds", secs / runs);
-            row.put("noise_multiplier", last.parameters().get("noise_multiplier"));
+            row.put("noise_multiplier", last.parameters().real(Param.NOISE_MULTIPLIER));
             rows.add(row);
             if (!json) {
                 o.printf("%8.2f %10.0e %16.4f %14.4f %12.4f %8.3f   eps<=%.4f at delta=%.0e (%s, %s, z=%.3f, T=%d)%n",
                         eps, delta, mean, sd, npAcc, secs / runs, last.privacy().epsilon(), delta,
                         last.privacy().accountant(), last.privacy().relation(),
-                        last.parameters().get("noise_multiplier"), last.steps());
+                        last.parameters().real(Param.NOISE_MULTIPLIER), last.steps());
             }
             o.flush();
         }

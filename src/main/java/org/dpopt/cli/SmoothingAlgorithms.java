@@ -6,7 +6,8 @@ import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.linalg.Checks;
-import org.dpopt.optim.NoisySgd;
+import org.dpopt.optim.sgd.Bftt19Sgd;
+import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.optim.PhasedSgd;
 import org.dpopt.optim.ProxSgd;
 
@@ -61,10 +62,10 @@ final class SmoothingAlgorithms {
                         if (o.learningRate() != null) {
                             b.learningRate(o.learningRate());
                         }
-                    } else {
-                        b.mode(NoisySgd.Mode.PAPER);
+                        return ProxSgd.builder().noisySgd(b.build()).build();
                     }
-                    return ProxSgd.builder().noisySgd(b.build()).build();
+                    return ProxSgd.builder().noisySgd(Bftt19Sgd.builder().accountant(Accountants.byName(o.accountant()))
+                            .build()).build();
                 },
                 "A_ProxGD: noisy SGD on the Moreau envelope, prox by inner subgradient descent (BFTT19 preset with "
                         + "--radius only; practical DP-SGD otherwise)");

@@ -166,15 +166,14 @@ final class TrainCommand implements Callable<Integer> {
             out.put("test_accuracy", Metrics.accuracy(r.solution(), test));
         }
         out.put("test_loss", problem.withData(test).empiricalRisk(r.solution()));
-        out.put("train_loss", r.nonPrivateDiagnostics().get("train_loss"));
-        out.put("gradient_evaluations", r.gradientEvaluations());
+
         out.put("steps", r.steps());
         out.put("seconds", seconds);
         out.put("seed", secure ? null : seed);
         out.put("n_train", train.size());
         out.put("n_test", test.size());
-        out.put("parameters", r.parameters());
-        out.put("non_private_diagnostics", r.nonPrivateDiagnostics());
+        out.put("parameters", r.parameters().asMap());
+        out.put("non_private_diagnostics", r.nonPrivateDiagnostics().asMap());
         out.put("privacy", r.privacy().toString());
         if (modelOut != null) {
             StringBuilder sb = new StringBuilder();

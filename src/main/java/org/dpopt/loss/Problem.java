@@ -13,30 +13,54 @@ import org.ejml.data.DMatrixRMaj;
  * <p>The Lipschitz and smoothness constants are derived from the loss and the dataset's
  * <em>declared</em> row-norm bound — public constants, never data statistics.
  *
- * @param data the dataset (its size n is treated as public)
+ * <p>The dataset size an optimizer plans with is {@link #shape()}{@code .size()}: the declared size
+ * when one was given ({@link #withDeclaredSize}), else the actual number of rows, which is then
+ * treated as public (reports under add/remove-one say so).
+ *
+ * @param data the dataset
  * @param loss the per-example loss
  * @param domain the constraint set W
+ * @param declaredSize the public dataset size declared in advance, or 0 if none was declared
  */
-public record Problem(Dataset data, Loss loss, ConvexSet domain) {
+public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSize) {
 
-    /** Validates non-null components. */
+    /** Validates non-null components and a non-negative declared size. */
     public Problem {
         Checks.notNull("data", data);
         Checks.notNull("loss", loss);
         Checks.notNull("domain", domain);
+        if (declaredSize < 0) {
+            throw Checks.fail("declaredSize", "positive (or 0 for none)", declaredSize);
+        }
     }
 
-    /** A problem with the given data, loss and domain. */
+    /** A problem with the given data, loss and domain; the actual size is treated as public. */
     public static Problem of(Dataset data, Loss loss, ConvexSet domain) {
-        return new Problem(data, loss, domain);
+        return new Problem(data, loss, domain, 0);
     }
 
     /** An unconstrained problem. */
     public static Problem of(Dataset data, Loss loss) {
-        return new Problem(data, loss, ConvexSets.unconstrained());
+        return of(data, loss, ConvexSets.unconstrained());
     }
 
-    /** n. */
+    /**
+     * The same problem with a public dataset size N declared in advance: optimizers plan with N (so
+     * no planned quantity reveals the actual size), and refuse where their schedule needs N to be
+     * the exact number of rows.
+     */
+    public Problem withDeclaredSize(int n) {
+        return new Problem(data, loss, domain, Checks.atLeastOne("declared dataset size", n));
+    }
+
+    /** The public shape a plan is made from (no data access). */
+    public ProblemShape shape() {
+        boolean declared = declaredSize > 0;
+        return new ProblemShape(declared ? declaredSize : data.size(), data.dimension(), data.rowNormBound(),
+                loss, domain, declared);
+    }
+
+    /** The actual number of rows (not public unless no size was declared). */
     public int size() {
         return data.size();
     }
@@ -87,6 +111,6 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain) {
 
     /** The same loss and domain on another dataset (e.g. a test split). */
     public Problem withData(Dataset other) {
-        return new Problem(other, loss, domain);
+        return new Problem(other, loss, domain, 0);
     }
 }

@@ -52,7 +52,7 @@ import org.ejml.data.DMatrixRMaj;
  * {@code T = ⌈(Γ n ε / (8√2 L₀·min(R max‖v‖₂, B∞ max‖v‖₁)·√ln(1/δ)·ln J))^{2/3}⌉}, clamped to
  * [1, maxIterations].
  */
-public final class NoisyFrankWolfe implements PrivateOptimizer {
+public final class NoisyFrankWolfe extends LegacyOptimizer {
     private final java.util.function.IntFunction<Polytope> domain;
     private final long iterations;
     private final long maxIterations;
@@ -237,7 +237,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
                         Problem.of(data, loss, set), set, w));
             }
         }
-        return new OptimizationResult(w, report, recorded, p.steps(), p.steps() * n, params, diag);
+        return result(problem, budget, w, report, recorded, p.steps(), p.steps() * n, params, diag);
     }
 
     /**

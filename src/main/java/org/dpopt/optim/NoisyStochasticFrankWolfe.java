@@ -42,7 +42,7 @@ import org.ejml.data.DMatrixRMaj;
  * a record influences only the m releases of its round, and iterates are post-processing: the run
  * is ParallelComposed(R × [m × Gaussian(z)]), z calibrated by the accountant (default RDP, replace-one).
  */
-public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
+public final class NoisyStochasticFrankWolfe extends LegacyOptimizer {
     private final OnePassFrankWolfe.Settings<LpBall> cfg;
 
     private NoisyStochasticFrankWolfe(Builder b) {
@@ -188,7 +188,7 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
         if (cfg.diagnostics()) {
             diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, ball, out));
         }
-        return new OptimizationResult(out, report, recorded, total, evals, params, diag);
+        return result(problem, budget, out, report, recorded, total, evals, params, diag);
     }
 
     /** Builder; every setter validates (shared setters in {@link OnePassFrankWolfeBuilder}). */

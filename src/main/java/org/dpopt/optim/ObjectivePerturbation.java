@@ -54,7 +54,7 @@ import org.ejml.data.DMatrixRMaj;
  * reported by basic composition (replace-one). The approximate variant's privacy does not depend on
  * SVRG converging: only a certified iterate is ever perturbed and released.
  */
-public final class ObjectivePerturbation implements PrivateOptimizer {
+public final class ObjectivePerturbation extends LegacyOptimizer {
 
     /** Exact minimization or the approximate variant. */
     public enum Variant {
@@ -313,7 +313,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             report = report.withNote(s);
         }
         diag.put("train_loss", problem.empiricalRisk(out));
-        return new OptimizationResult(out, report, recorded, steps, evals, params, diag);
+        return result(problem, budget, out, report, recorded, steps, evals, params, diag);
     }
 
     /** Builder; every setter validates. */

@@ -1,51 +1,59 @@
 package org.dpopt.optim;
 
-import java.util.Map;
-import java.util.TreeMap;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.linalg.Checks;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * What a run returns: the private solution, its privacy report, the recorded ledger, cost counters
- * and non-private diagnostics.
+ * What a run returns, in two parts that must not be confused.
  *
- * <p>{@code nonPrivateDiagnostics} are computed from the raw data (e.g. training loss): they are
- * <em>not</em> covered by the privacy report and must not be released as if they were.
+ * <p><b>The private release</b> — covered by the privacy report:
+ * <ul>
+ * <li>{@link #solution()}: the released model;</li>
+ * <li>{@link #privacy()}: the accountant's certificate for the recorded ledger;</li>
+ * <li>{@link #parameters()} and {@link #plan()}: quantities planned from public constants before any
+ * data was read (noise multiplier, steps, step sizes, declared n and d) — publishing them costs
+ * nothing beyond what the plan already assumes public;</li>
+ * <li>{@link #ledger()} (equal to the plan's statement) and {@link #noise()} (secure or seeded).</li>
+ * </ul>
+ *
+ * <p><b>Non-private diagnostics</b> — {@link #nonPrivateDiagnostics()}: computed from the raw data or
+ * the realized randomness (training loss, realized gradient counts, clipped fractions, solver
+ * iterations). They are <em>not</em> covered by the report, are computed only when the optimizer was
+ * built with {@code diagnostics(true)}, and must not be released as if they were private.
  */
 public final class OptimizationResult {
     private final DMatrixRMaj solution;
     private final PrivacyReport privacy;
+    private final RunPlan plan;
     private final DpEvent ledger;
-    private final long steps;
-    private final long gradientEvaluations;
-    private final Map<String, Double> parameters;
-    private final Map<String, Double> nonPrivateDiagnostics;
+    private final String noise;
+    private final Diagnostics diagnostics;
+    private java.util.Map<String, Double> legacyParameters = java.util.Map.of();
+    private java.util.Map<String, Double> legacyDiagnostics = java.util.Map.of();
 
     /**
-     * Creates a result; the solution and maps are copied.
+     * Creates a result (for the run core); the solution is copied.
      *
      * @param solution the released parameter vector (d×1)
-     * @param privacy the privacy report for the ledger
-     * @param ledger the canonical event actually recorded during the run
-     * @param steps iterations performed
-     * @param gradientEvaluations per-example gradient evaluations (scalar subgradient calls for GLLs)
-     * @param parameters the hyperparameters used (e.g. noise multiplier, learning rate) — public
-     * @param nonPrivateDiagnostics quantities computed on raw data (not private)
+     * @param privacy the report for the ledger
+     * @param plan the plan that was run
+     * @param ledger the canonical event recorded during the run
+     * @param noise the noise mode's description
+     * @param diagnostics non-private diagnostics (possibly none)
      */
-    public OptimizationResult(DMatrixRMaj solution, PrivacyReport privacy, DpEvent ledger, long steps,
-            long gradientEvaluations, Map<String, Double> parameters, Map<String, Double> nonPrivateDiagnostics) {
+    public OptimizationResult(DMatrixRMaj solution, PrivacyReport privacy, RunPlan plan, DpEvent ledger,
+            String noise, Diagnostics diagnostics) {
         this.solution = Checks.notNull("solution", solution).copy();
         this.privacy = Checks.notNull("privacy", privacy);
+        this.plan = Checks.notNull("plan", plan);
         this.ledger = Checks.notNull("ledger", ledger);
-        this.steps = steps;
-        this.gradientEvaluations = gradientEvaluations;
-        this.parameters = Map.copyOf(new TreeMap<>(parameters));
-        this.nonPrivateDiagnostics = Map.copyOf(new TreeMap<>(nonPrivateDiagnostics));
+        this.noise = Checks.notNull("noise", noise);
+        this.diagnostics = Checks.notNull("diagnostics", diagnostics);
     }
 
-    /** A copy of the solution. */
+    /** A copy of the released model. */
     public DMatrixRMaj solution() {
         return solution.copy();
     }
@@ -55,34 +63,63 @@ public final class OptimizationResult {
         return privacy;
     }
 
+    /** The plan that was run. */
+    public RunPlan plan() {
+        return plan;
+    }
+
+    /** Planned public parameters. */
+    public RunParameters parameters() {
+        return plan.parameters();
+    }
+
+    /** The planned number of steps (public; 0 if the algorithm has no step schedule). */
+    public long steps() {
+        Object t = plan.parameters().get(Param.STEPS);
+        return t instanceof Number x ? x.longValue() : 0;
+    }
+
     /** The canonical event recorded during the run. */
     public DpEvent ledger() {
         return ledger;
     }
 
-    /** Iterations. */
-    public long steps() {
-        return steps;
+    /** "secure" or the seeded-mode warning. */
+    public String noise() {
+        return noise;
     }
 
-    /** Gradient evaluations. */
-    public long gradientEvaluations() {
-        return gradientEvaluations;
+    /** Non-private diagnostics (empty unless asked for). */
+    public Diagnostics nonPrivateDiagnostics() {
+        return diagnostics;
     }
 
-    /** Public hyperparameters actually used. */
-    public Map<String, Double> parameters() {
-        return parameters;
+    /** TRANSITIONAL (removed with {@link LegacyOptimizer}): a string-keyed parameter of a legacy optimizer. */
+    public double legacyParameter(String key) {
+        Double v = legacyParameters.get(key);
+        return v == null ? Double.NaN : v;
     }
 
-    /** Diagnostics computed on raw data (not private). */
-    public Map<String, Double> nonPrivateDiagnostics() {
-        return nonPrivateDiagnostics;
+    /** TRANSITIONAL (removed with {@link LegacyOptimizer}): a string-keyed diagnostic of a legacy optimizer. */
+    public double legacyDiagnostic(String key) {
+        Double v = legacyDiagnostics.get(key);
+        return v == null ? Double.NaN : v;
+    }
+
+    /** TRANSITIONAL: true if a legacy diagnostic is present. */
+    public boolean hasLegacyDiagnostic(String key) {
+        return legacyDiagnostics.containsKey(key);
+    }
+
+    OptimizationResult withLegacy(java.util.Map<String, Double> params, java.util.Map<String, Double> diag) {
+        legacyParameters = java.util.Map.copyOf(params);
+        legacyDiagnostics = java.util.Map.copyOf(diag);
+        return this;
     }
 
     @Override
     public String toString() {
-        return "OptimizationResult[steps=" + steps + ", gradientEvaluations=" + gradientEvaluations
-                + ", privacy=" + privacy + ", parameters=" + parameters + "]";
+        return "OptimizationResult[" + plan.algorithm() + ", privacy=" + privacy + ", parameters="
+                + plan.parameters() + ", noise=" + noise + "]";
     }
 }

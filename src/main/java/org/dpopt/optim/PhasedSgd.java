@@ -65,7 +65,7 @@ import org.ejml.data.DMatrixRMaj;
  * arXiv:2107.05585 (Algorithm 2, Thms 6–7). Rate: O(LD(1/√n + √(d ln(1/δ))/(εn))) in O(n log n) scalar
  * work for GLLs.
  */
-public final class PhasedSgd implements PrivateOptimizer {
+public final class PhasedSgd extends LegacyOptimizer {
 
     /** Which gradient oracle drives the phases. */
     public enum OracleChoice {
@@ -366,7 +366,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         if (prox != null) {
             diag.put("scalar_subgradient_calls", (double) calls[0]);
         }
-        return new OptimizationResult(w, report, recorded, steps, steps, params, diag);
+        return result(problem, budget, w, report, recorded, steps, steps, params, diag);
     }
 
     @Override

@@ -1,19 +1,17 @@
 package org.dpopt.optim;
 
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
 import org.dpopt.oracle.MoreauEnvelopeOracle;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * A_ProxGD: noisy SGD ({@link NoisySgd}) on the Moreau envelope f_β of a non-smooth convex loss, each
+ * A_ProxGD: noisy SGD ({@code NoisySgd}) on the Moreau envelope f_β of a non-smooth convex loss, each
  * per-example gradient computed by an inner subgradient solve of the prox problem
  * ({@link MoreauEnvelopeOracle}, τ = ⌈16L²/α² − 1⌉ inner steps for gradient accuracy α).
  *
@@ -36,7 +34,7 @@ import org.ejml.data.DMatrixRMaj;
  * Optimal Rates", NeurIPS 2019, arXiv:1908.09970, §4; ALGORITHMS.md §2.3.
  */
 public final class ProxSgd implements PrivateOptimizer {
-    private final NoisySgd base;
+    private final PrivateOptimizer base;
     private final double smoothness; // NaN: stability limit
     private final double relativeAccuracy; // α/L; NaN: 1/√n
     private final double comparatorRadius;
@@ -69,25 +67,27 @@ public final class ProxSgd implements PrivateOptimizer {
      * @param beta β in w
      * @param accuracy α
      * @param innerSteps τ
-     * @param smoothed the problem the noisy SGD runs on
+     * @param smoothed the smoothed loss the noisy SGD runs on
+     * @param basePlan the wrapped optimizer's plan on the smoothed shape
      */
-    record Plan(double beta, double accuracy, long innerSteps, Problem smoothed) {
+    record Plan(double beta, double accuracy, long innerSteps, Loss smoothed, RunPlan basePlan) {
     }
 
-    Plan plan(Problem problem, PrivacyBudget budget) {
-        Checks.notNull("problem", problem);
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
         Checks.notNull("budget", budget);
-        int n = problem.size();
-        int d = problem.dimension();
-        Loss loss = problem.loss();
+        int n = shape.size();
+        int d = shape.dimension();
+        Loss loss = shape.loss();
         if (loss.convexity() != Loss.Convexity.CONVEX) {
             throw Checks.fail("convexity of " + loss.name(), "CONVEX for prox-sgd", loss.convexity());
         }
-        double lip = problem.lipschitz();
+        double lip = shape.lipschitz();
         if (!(lip > 0) || Double.isInfinite(lip)) {
             throw Checks.fail("Lipschitz constant L", "finite and positive", lip);
         }
-        double m = problem.domain().radius(problem.dimension());
+        double m = shape.domain().radius(d);
         double dd = Double.isFinite(m) ? m : (Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius);
         double beta = smoothness;
         if (Double.isNaN(beta)) {
@@ -100,29 +100,27 @@ public final class ProxSgd implements PrivateOptimizer {
         if (tau > Integer.MAX_VALUE) {
             throw Checks.fail("inner steps 16L^2/alpha^2", "at most " + Integer.MAX_VALUE, tau);
         }
-        Problem smoothed = Problem.of(problem.data(), new SmoothedLoss(loss, lip, beta, alpha, d), problem.domain());
-        return new Plan(beta, alpha, tau, smoothed);
+        Loss smoothed = new SmoothedLoss(loss, lip, beta, alpha, d);
+        RunPlan basePlan = base.plan(shape.withLoss(smoothed), budget);
+        RunParameters params = basePlan.parameters().toBuilder()
+                .put(Param.SMOOTHNESS, beta)
+                .build();
+        return RunPlan.builder(name(), shape)
+                .privacy(basePlan.statement(), basePlan.relation(), basePlan.accountant(), budget)
+                .parameters(params)
+                .budgetBinding(basePlan.budgetBinding())
+                .exactSizeRequired(basePlan.exactSizeRequired())
+                .detail(new Plan(beta, alpha, tau, smoothed, basePlan))
+                .build();
     }
 
     @Override
-    public DpEvent privacyEvent(Problem problem, PrivacyBudget budget) {
-        return base.privacyEvent(plan(problem, budget).smoothed(), budget);
-    }
-
-    @Override
-    public OptimizationResult optimize(Problem problem, PrivacyBudget budget, UniformRandomProvider rng) {
-        Checks.notNull("rng", rng);
-        Plan p = plan(problem, budget);
-        OptimizationResult r = base.optimize(p.smoothed(), budget, rng);
-        Map<String, Double> params = new HashMap<>(r.parameters());
-        params.put("moreau_beta", p.beta());
-        params.put("inner_accuracy", p.accuracy());
-        params.put("inner_steps", (double) p.innerSteps());
-        params.put("per_example_gradients", (double) r.gradientEvaluations());
-        Map<String, Double> diag = new HashMap<>(r.nonPrivateDiagnostics());
-        diag.put("train_loss", problem.empiricalRisk(r.solution()));
-        return new OptimizationResult(r.solution(), r.privacy(), r.ledger(), r.steps(),
-                Math.multiplyExact(r.gradientEvaluations(), p.innerSteps()), params, diag);
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        Plan p = plan.detail(Plan.class);
+        Problem smoothed = new Problem(problem.data(), p.smoothed(), problem.domain(), problem.declaredSize());
+        OptimizationResult r = base.run(smoothed, p.basePlan(), rng);
+        return new OptimizationResult(r.solution(), r.privacy(), plan, r.ledger(), r.noise(),
+                r.nonPrivateDiagnostics());
     }
 
     @Override
@@ -187,7 +185,7 @@ public final class ProxSgd implements PrivateOptimizer {
 
     /** Builder; every setter validates. */
     public static final class Builder {
-        private NoisySgd base = NoisySgd.paperPreset();
+        private PrivateOptimizer base = org.dpopt.optim.sgd.Bftt19Sgd.builder().build();
         private double smoothness = Double.NaN;
         private double relativeAccuracy = Double.NaN;
         private double comparatorRadius = Double.NaN;
@@ -196,7 +194,7 @@ public final class ProxSgd implements PrivateOptimizer {
         }
 
         /** The noisy SGD run on the envelope (default: BFTT19 paper preset, which needs an ℓ2-ball domain). */
-        public Builder noisySgd(NoisySgd sgd) {
+        public Builder noisySgd(PrivateOptimizer sgd) {
             this.base = Checks.notNull("noisySgd", sgd);
             return this;
         }

@@ -56,7 +56,7 @@ import org.ejml.data.DMatrixRMaj;
  * calibrated to (ε, δ)), so the run is their {@link ParallelComposedEvent}: stated up front by
  * {@link #privacyEvent}, recorded part by part, and the two are equal.
  */
-public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
+public final class ProximallyGuidedMirrorDescent extends LegacyOptimizer {
 
     /** Smallest planned part size accepted. */
     public static final int MIN_PART_SIZE = 8;
@@ -267,7 +267,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
             diag.put("expected_near_stationarity", sum / trajectory.size());
             diag.put("trajectory_points", (double) trajectory.size());
         }
-        return new OptimizationResult(out, report, event, counters.steps, counters.evaluations, params, diag);
+        return result(problem, budget, out, report, event, counters.steps, counters.evaluations, params, diag);
     }
 
     /** The k-th of m evenly spaced rounds in {1..T}: 1 + ⌊(k + ½)·T/m⌋ (stratified sample of t*). */

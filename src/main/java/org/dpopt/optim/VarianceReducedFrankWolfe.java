@@ -50,7 +50,7 @@ import org.ejml.data.DMatrixRMaj;
  * batches of a round together are about as large as its anchor), b₀ the largest size that fits the
  * budget of n records.
  */
-public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
+public final class VarianceReducedFrankWolfe extends LegacyOptimizer {
     private final OnePassFrankWolfe.Settings<Polytope> cfg;
 
     private VarianceReducedFrankWolfe(Builder b) {
@@ -206,7 +206,7 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
         if (cfg.diagnostics()) {
             diag.put("frank_wolfe_gap", FrankWolfeSupport.frankWolfeGap(problem, set, out));
         }
-        return new OptimizationResult(out, report, recorded, total, evals, params, diag);
+        return result(problem, budget, out, report, recorded, total, evals, params, diag);
     }
 
     /** Builder; every setter validates (shared setters in {@link OnePassFrankWolfeBuilder}). */

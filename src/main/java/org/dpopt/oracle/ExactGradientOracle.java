@@ -3,12 +3,17 @@ package org.dpopt.oracle;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
+import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
 import org.ejml.data.DMatrixRMaj;
 
 /**
  * The exact per-example gradient of a loss, clipped to the declared Lipschitz bound L (a no-op for a
  * correct loss; a guard so that a wrong loss cannot break the sensitivity bound).
+ *
+ * <p>For a generalized linear loss φ(⟨w, x⟩, y) the batch kernel never forms the gradient vector: the
+ * gradient is φ′·x, its norm |φ′|·‖x‖ comes from the precomputed row norm, so clipping is one multiply
+ * and the clipped gradient is added to the sum with one axpy over the row.
  *
  * @param loss the loss
  * @param lipschitz the declared bound L (from the loss and the declared row-norm bound)
@@ -18,7 +23,7 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
     /** Validates arguments. */
     public ExactGradientOracle {
         Checks.notNull("loss", loss);
-        Checks.positive("lipschitz", lipschitz);
+        Checks.positiveOrInfinite("lipschitz", lipschitz);
     }
 
     /** The oracle for a loss on data with the given declared row-norm bound. */
@@ -35,5 +40,35 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
     @Override
     public double normBound() {
         return lipschitz;
+    }
+
+    /**
+     * The clip-and-sum kernel with the clip norm C (the oracle's own bound L is not applied on top: C
+     * is the release's sensitivity). GLL fast path: g = φ′(⟨w, x_i⟩, y_i), ‖∇‖ = |g|·‖x_i‖.
+     */
+    @Override
+    public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
+            double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
+        if (!(loss instanceof GeneralizedLinearLoss gll)) {
+            return GradientOracle.super.addClippedBatch(w, data, idx, from, to, weights, clip, out, scratch);
+        }
+        int rows = data.size();
+        int clipped = 0;
+        for (int a = from; a < to; a++) {
+            double omega = weights == null ? 1.0 : weights[a];
+            int i = idx[a];
+            if (omega == 0 || i >= rows) {
+                continue;
+            }
+            double g = gll.derivative(data.dot(i, w), data.label(i));
+            double norm = Math.abs(g) * data.rowNorm(i);
+            double scale = 1.0;
+            if (norm > clip) {
+                scale = clip / norm;
+                clipped++;
+            }
+            data.addScaledRow(i, g * scale * omega, out);
+        }
+        return clipped;
     }
 }

@@ -1,6 +1,7 @@
 package org.dpopt.oracle;
 
 import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Vectors;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -21,5 +22,34 @@ public interface GradientOracle {
     /** Scalar-subgradient (or loss-gradient) evaluations per call, for cost reporting. */
     default int costPerCall() {
         return 1;
+    }
+
+    /**
+     * The per-example clip-and-sum kernel of every per-example algorithm:
+     * <pre>   out ← out + Σ_{a ∈ [from, to)} ω_a · clip_C(g(w; x_{idx[a]})),   clip_C(g) = g·min(1, C/‖g‖₂)   </pre>
+     * where g is {@link #gradient}, ω_a = weights[a] (1 if weights is null). Slots with ω_a = 0
+     * (padding) and indices at or beyond the number of rows (records of a declared size that are absent)
+     * contribute nothing. Allocation-free. Modified: out, scratch (d×1). Not modified: w.
+     *
+     * @param clip C &gt; 0, or +∞ for no clipping
+     * @return the number of contributing examples whose gradient was clipped
+     */
+    default int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
+            double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
+        int rows = data.size();
+        int clipped = 0;
+        for (int a = from; a < to; a++) {
+            double omega = weights == null ? 1.0 : weights[a];
+            int i = idx[a];
+            if (omega == 0 || i >= rows) {
+                continue;
+            }
+            gradient(w, data, i, scratch);
+            if (Vectors.clipL2(scratch, clip) < 1) {
+                clipped++;
+            }
+            Vectors.axpy(omega, scratch, out);
+        }
+        return clipped;
     }
 }

@@ -53,6 +53,15 @@ public interface BatchSampler {
     /** The neighbouring relation under which {@link #privacyEvent} holds. */
     NeighboringRelation relation();
 
+    /**
+     * True if batches are fixed positions of [0, n), so n must be the exact number of rows; false if the
+     * sampler is valid for any dataset of at most n rows, where the absent records are never included
+     * (Poisson sampling decides each record independently).
+     */
+    default boolean requiresExactSize() {
+        return true;
+    }
+
     /** Produces batches one at a time without allocating. */
     interface BatchIterator {
         /**

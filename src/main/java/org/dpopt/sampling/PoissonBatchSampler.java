@@ -24,6 +24,11 @@ sealed interface PoissonBatchSampler extends BatchSampler permits PoissonSampler
         return expectedBatchSize();
     }
 
+    @Override
+    default boolean requiresExactSize() {
+        return false;
+    }
+
     /** q = b/n, refusing n &lt; 1 and b &gt; n. */
     static double inclusionProbability(double expectedBatchSize, int n) {
         Checks.atLeastOne("n", n);

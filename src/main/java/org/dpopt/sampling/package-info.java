@@ -7,7 +7,7 @@
  * the <em>adaptive batch linear queries</em> mechanism ABLQ_𝔅: a batch sampler 𝔅 produces
  * S_1, …, S_T ⊆ [n]; at step t an adaptively chosen query ψ_t maps each record into the unit ℓ2 ball
  * (the clipped gradient at the current iterate divided by C) and the mechanism releases
- * g_t = Σ_{i∈S_t} ψ_t(x_i) + N(0, σ²I). {@link org.dpopt.optim.NoisySgd} is exactly this loop followed
+ * g_t = Σ_{i∈S_t} ψ_t(x_i) + N(0, σ²I). {@link org.dpopt.optim.sgd.NoisySgd} is exactly this loop followed
  * by w_t = Π_W(w_{t−1} − η·C·g_t / b̄) with a <em>public</em> normalizer b̄
  * ({@link org.dpopt.sampling.BatchSampler#normalizer}); dividing by the realized batch size would not
  * be post-processing.

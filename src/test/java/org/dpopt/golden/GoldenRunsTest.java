@@ -23,7 +23,7 @@ import org.dpopt.geometry.ConvexSets;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.NoisySgd;
+import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;

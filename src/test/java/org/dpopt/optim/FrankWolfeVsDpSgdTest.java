@@ -8,6 +8,7 @@ import org.dpopt.geometry.Polytopes;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.sgd.NoisySgd;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 

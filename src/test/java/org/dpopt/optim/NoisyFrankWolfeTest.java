@@ -38,13 +38,13 @@ class NoisyFrankWolfeTest {
         long t = r.steps();
         assertTrue(t >= 1);
         // the per-step ε0 is the largest certified within budget: 1.01·ε0 must exceed it
-        double eps0 = r.parameters().get("epsilon_per_step");
+        double eps0 = r.legacyParameter("epsilon_per_step");
         assertEquals(stated, DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), t)));
         AdvancedCompositionAccountant acc = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
         assertTrue(acc.epsilon(new SelfComposedEvent(new EpsilonDeltaEvent(eps0 * 1.01, 0), t), 1e-6) > 1.0);
         // the Laplace scale is the sound 2Δ/ε0 with Δ = 2 L0 R r / n
-        assertEquals(2 * 10.0 / 300, r.parameters().get("score_sensitivity"), 1e-15);
-        assertEquals(2 * r.parameters().get("score_sensitivity") / eps0, r.parameters().get("laplace_scale"), 1e-12);
+        assertEquals(2 * 10.0 / 300, r.legacyParameter("score_sensitivity"), 1e-15);
+        assertEquals(2 * r.legacyParameter("score_sensitivity") / eps0, r.legacyParameter("laplace_scale"), 1e-12);
         assertTrue(p.domain().contains(r.solution(), 1e-9));
     }
 
@@ -140,14 +140,14 @@ class NoisyFrankWolfeTest {
         OptimizationResult r = NoisyFrankWolfe.builder().iterations(400).populationSample(pop).build()
                 .optimize(p, PrivacyBudget.of(1e4, 1e-6), Rngs.seeded(6));
         // population risk diagnostic: the risk on the fresh sample, close to the training loss (n = 400, d = 20)
-        double popRisk = r.nonPrivateDiagnostics().get("population_risk");
+        double popRisk = r.legacyDiagnostic("population_risk");
         assertEquals(p.withData(pop).empiricalRisk(r.solution()), popRisk, 1e-12);
-        assertTrue(popRisk > r.nonPrivateDiagnostics().get("train_loss") - 0.05);
-        double gap = r.nonPrivateDiagnostics().get("frank_wolfe_gap");
+        assertTrue(popRisk > r.legacyDiagnostic("train_loss") - 0.05);
+        double gap = r.legacyDiagnostic("frank_wolfe_gap");
         assertTrue(gap < 0.05, "gap " + gap);
         OptimizationResult r2 = NoisyFrankWolfe.builder().iterations(25).build()
                 .optimize(p, PrivacyBudget.of(1e4, 1e-6), Rngs.seeded(6));
-        assertTrue(r2.nonPrivateDiagnostics().get("train_loss") > r.nonPrivateDiagnostics().get("train_loss"));
+        assertTrue(r2.legacyDiagnostic("train_loss") > r.legacyDiagnostic("train_loss"));
     }
 
     @Test
@@ -158,15 +158,15 @@ class NoisyFrankWolfeTest {
         NoisyFrankWolfe fw = NoisyFrankWolfe.builder().build();
         OptimizationResult r = fw.optimize(p, b, Rngs.seeded(3));
         assertEquals(DpEvents.normalize(fw.privacyEvent(p, b)), r.ledger());
-        double beta = r.parameters().get("smoothing_beta");
+        double beta = r.legacyParameter("smoothing_beta");
         double beta16 = NoisyFrankWolfe.smoothingParameter(Losses.hinge(), p.data(), Polytopes.l1Ball(20, 10),
                 PrivacyBudget.of(32.0, 1e-6), Double.POSITIVE_INFINITY);
         assertEquals(4.0, beta16 / beta, 1e-9);
         // the private model is better than the starting vertex on the training hinge loss
         DMatrixRMaj w0 = new DMatrixRMaj(20, 1);
         Polytopes.l1Ball(20, 10).vertex(0, w0);
-        assertTrue(r.nonPrivateDiagnostics().get("train_loss") < p.empiricalRisk(w0));
-        assertTrue(r.nonPrivateDiagnostics().containsKey("frank_wolfe_gap_smoothed"));
+        assertTrue(r.legacyDiagnostic("train_loss") < p.empiricalRisk(w0));
+        assertTrue(r.hasLegacyDiagnostic("frank_wolfe_gap_smoothed"));
     }
 
     @Test

@@ -153,9 +153,9 @@ class NoisyStochasticFrankWolfeTest {
         assertEquals(sfw.plan(p, budget).records(), used);
         double gap0 = FrankWolfeSupport.frankWolfeGap(p, (LpBall) p.domain(), new DMatrixRMaj(20, 1));
         // the guarantee is for the expected gap of the random output iterate: average 6 seeded runs
-        double mean = r.nonPrivateDiagnostics().get("frank_wolfe_gap") / 6;
+        double mean = r.legacyDiagnostic("frank_wolfe_gap") / 6;
         for (int seed = 8; seed < 13; seed++) {
-            mean += sfw.optimize(p, budget, Rngs.seeded(seed)).nonPrivateDiagnostics().get("frank_wolfe_gap") / 6;
+            mean += sfw.optimize(p, budget, Rngs.seeded(seed)).legacyDiagnostic("frank_wolfe_gap") / 6;
         }
         assertTrue(mean < 0.5 * gap0, "mean gap " + mean + " vs " + gap0);
     }

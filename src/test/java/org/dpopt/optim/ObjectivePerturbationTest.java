@@ -134,10 +134,10 @@ class ObjectivePerturbationTest {
         OptimizationResult tight = ObjectivePerturbation.builder().build().optimize(p, b, Rngs.seeded(1));
         OptimizationResult kst = ObjectivePerturbation.builder().noiseRule(ObjectivePerturbation.NoiseRule.KST12).build()
                 .optimize(p, b, Rngs.seeded(1));
-        assertEquals(lambda, tight.parameters().get("lambda"), 1e-15);
+        assertEquals(lambda, tight.legacyParameter("lambda"), 1e-15);
         assertEquals(ObjectivePerturbation.tightSigma(2, 0.25 / (2 * 400 * lambda), 1, 1e-5),
-                tight.parameters().get("sigma_G"), 1e-12);
-        assertEquals(ObjectivePerturbation.kstSigma(2, 1, 1e-5), kst.parameters().get("sigma_G"), 1e-12);
+                tight.legacyParameter("sigma_G"), 1e-12);
+        assertEquals(ObjectivePerturbation.kstSigma(2, 1, 1e-5), kst.legacyParameter("sigma_G"), 1e-12);
         // approximate variant: λ at (ε/2, δ/2), α = M²λ/n², σ_H = z(ε/2, δ/2)·2√(2α/λ)
         OptimizationResult s = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG).build()
                 .optimize(p, b, Rngs.seeded(1));
@@ -145,10 +145,10 @@ class ObjectivePerturbationTest {
         double half = 0.5 * 1e-5 * (1 - 1e-3);
         double lam2 = ObjectivePerturbation.theoremLambda(1, 2, 400, 5, 0.5, half);
         double alpha = 4 * lam2 / (400.0 * 400);
-        assertEquals(lam2, s.parameters().get("lambda"), 1e-15);
-        assertEquals(alpha, s.parameters().get("alpha"), 1e-20);
+        assertEquals(lam2, s.legacyParameter("lambda"), 1e-15);
+        assertEquals(alpha, s.legacyParameter("alpha"), 1e-20);
         assertEquals(GaussianMechanism.noiseMultiplier(0.5, half) * 2 * Math.sqrt(2 * alpha / lam2),
-                s.parameters().get("sigma_H"), 1e-12);
+                s.legacyParameter("sigma_H"), 1e-12);
     }
 
     @Test
@@ -173,8 +173,8 @@ class ObjectivePerturbationTest {
         // basic composition gives exactly the budget (up to the calibration's bracket)
         assertTrue(s.privacy().epsilon() <= 1 + 1e-12);
         assertEquals(1, s.privacy().epsilon(), 1e-6);
-        assertTrue(s.parameters().get("sigma_H") > 0);
-        assertTrue(s.nonPrivateDiagnostics().get("certified_suboptimality") <= s.parameters().get("alpha"));
+        assertTrue(s.legacyParameter("sigma_H") > 0);
+        assertTrue(s.legacyDiagnostic("certified_suboptimality") <= s.legacyParameter("alpha"));
     }
 
     @Test

@@ -138,16 +138,16 @@ class PhasedSgdTest {
                 assertTrue(r.privacy().epsilon() >= 2 * 0.99, "calibrated, not wasteful");
                 int k = PhasedSgd.phaseCount(3000);
                 assertEquals(new ParallelComposedEvent(Collections.nCopies(k,
-                        (DpEvent) new GaussianEvent(r.parameters().get("noise_multiplier")))), statement);
-                assertTrue(r.gradientEvaluations() <= 3000);
+                        (DpEvent) new GaussianEvent(r.legacyParameter("noise_multiplier")))), statement);
+                assertTrue(r.legacyDiagnostic("gradient_evaluations") <= 3000);
                 if (!"logistic".equals(loss.name())) {
-                    double calls = r.nonPrivateDiagnostics().get("scalar_subgradient_calls");
-                    assertTrue(calls <= r.parameters().get("max_scalar_subgradient_calls"));
-                    assertTrue(calls >= 2 * r.gradientEvaluations());
+                    double calls = r.legacyDiagnostic("scalar_subgradient_calls");
+                    assertTrue(calls <= r.legacyParameter("max_scalar_subgradient_calls"));
+                    assertTrue(calls >= 2 * r.legacyDiagnostic("gradient_evaluations"));
                 }
                 if (constrained) {
                     // the last phase's average is in W; only its noise (σ_k tiny) can leave it
-                    assertTrue(Vectors.norm2(r.solution()) <= 2 + 10 * r.parameters().get("sigma_last") * Math.sqrt(8));
+                    assertTrue(Vectors.norm2(r.solution()) <= 2 + 10 * r.legacyParameter("sigma_last") * Math.sqrt(8));
                 }
             }
         }
@@ -165,7 +165,7 @@ class PhasedSgdTest {
         assertEquals(DpEvents.normalize(opt.privacyEvent(p, PrivacyBudget.of(1, 1e-6))), r.ledger());
         // RDP is looser than the exact curve for a single Gaussian: more noise
         double zBasic = PhasedSgd.defaults().plan(p, PrivacyBudget.of(1, 1e-6)).noiseMultiplier();
-        assertTrue(r.parameters().get("noise_multiplier") > zBasic);
+        assertTrue(r.legacyParameter("noise_multiplier") > zBasic);
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.oracle.MoreauEnvelopeOracle;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
@@ -28,14 +29,14 @@ class ProxSgdTest {
     void smoothingAtTheStabilityLimitAndInnerSteps() {
         Problem p = problem(800);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
-        ProxSgd.Plan plan = ProxSgd.builder().build().plan(p, b);
+        ProxSgd.Plan plan = ProxSgd.builder().build().plan(p.shape(), b).detail(ProxSgd.Plan.class);
         double limit = Math.min(Math.sqrt(400), 800 / Math.sqrt(8 * 4 * Math.log(1e5)));
         assertEquals(limit, plan.beta(), 1e-9 * limit);
         assertTrue(plan.beta() <= limit);
         assertEquals(1 / Math.sqrt(800), plan.accuracy(), 1e-15);
         assertEquals(MoreauEnvelopeOracle.innerStepsFor(1, 1 / Math.sqrt(800)), plan.innerSteps());
         assertEquals(16 * 800 - 1, plan.innerSteps());
-        ProxSgd.Plan paper = ProxSgd.builder().relativeAccuracy(1.0 / 800).build().plan(p, b);
+        ProxSgd.Plan paper = ProxSgd.builder().relativeAccuracy(1.0 / 800).build().plan(p.shape(), b).detail(ProxSgd.Plan.class);
         assertEquals(16L * 800 * 800 - 1, paper.innerSteps());
     }
 
@@ -48,13 +49,13 @@ class ProxSgdTest {
         assertEquals(DpEvents.normalize(opt.privacyEvent(p, b)), r.ledger());
         assertEquals(NeighboringRelation.ADD_OR_REMOVE_ONE, r.privacy().relation());
         assertTrue(r.privacy().epsilon() <= 1 + 1e-9);
-        double perExample = r.parameters().get("per_example_gradients");
-        assertEquals(perExample * (16 * 25 - 1), (double) r.gradientEvaluations(), 0.0);
+        double perExample = r.legacyParameter("per_example_gradients");
+        assertEquals(perExample * (16 * 25 - 1), (double) r.legacyDiagnostic("gradient_evaluations"), 0.0);
         // same event as the BFTT19 noisy SGD on a smooth loss with the same n, d, L, M
-        assertEquals(NoisySgd.paperPreset().privacyEvent(Problem.of(p.data(), Losses.logistic(), p.domain()), b),
+        assertEquals(org.dpopt.optim.sgd.Bftt19Sgd.builder().build().privacyEvent(Problem.of(p.data(), Losses.logistic(), p.domain()), b),
                 opt.privacyEvent(p, b));
         // train loss is reported for the original hinge loss
-        assertEquals(p.empiricalRisk(r.solution()), r.nonPrivateDiagnostics().get("train_loss"), 1e-12);
+        assertEquals(p.empiricalRisk(r.solution()), r.legacyDiagnostic("train_loss"), 1e-12);
     }
 
     @Test
@@ -65,8 +66,8 @@ class ProxSgdTest {
         ProxSgd opt = ProxSgd.builder().noisySgd(sgd).relativeAccuracy(0.5).smoothness(10).build();
         OptimizationResult r = opt.optimize(p, b, Rngs.seeded(2));
         assertEquals(DpEvents.normalize(sgd.privacyEvent(p, b)), r.ledger());
-        assertEquals(10.0, r.parameters().get("moreau_beta"));
-        assertEquals(63.0, r.parameters().get("inner_steps"));
+        assertEquals(10.0, r.legacyParameter("moreau_beta"));
+        assertEquals(63.0, r.legacyParameter("inner_steps"));
     }
 
     @Test

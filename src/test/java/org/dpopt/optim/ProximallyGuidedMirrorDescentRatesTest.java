@@ -70,7 +70,7 @@ class ProximallyGuidedMirrorDescentRatesTest {
             Problem pr = Problem.of(Synthetic.linearRegression(n, wStar, 0.3, Rngs.seeded(80 + r)).data(),
                     CauchyLoss.INSTANCE, ConvexSets.l2Ball(2));
             s += ProximallyGuidedMirrorDescent.builder().diagnosticIterations(100).build()
-                    .optimize(pr, BUDGET, Rngs.seeded(90 + r)).nonPrivateDiagnostics().get("near_stationarity");
+                    .optimize(pr, BUDGET, Rngs.seeded(90 + r)).legacyDiagnostic("near_stationarity");
         }
         return s / reps;
     }

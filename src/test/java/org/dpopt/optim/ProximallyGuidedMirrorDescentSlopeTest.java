@@ -35,7 +35,7 @@ class ProximallyGuidedMirrorDescentSlopeTest {
                             CauchyLoss.INSTANCE, ConvexSets.l2Ball(2));
                     st[k] += ProximallyGuidedMirrorDescent.builder().p(p).diagnosticIterations(150).trajectoryPoints(12).build()
                             .optimize(pr, PrivacyBudget.of(32, 1e-5), Rngs.seeded(500 + r))
-                            .nonPrivateDiagnostics().get("expected_near_stationarity") / 8;
+                            .legacyDiagnostic("expected_near_stationarity") / 8;
                 }
             }
             double slope = Math.log(st[2] / st[0]) / Math.log((double) ns[2] / ns[0]);

@@ -41,13 +41,13 @@ class ProximallyGuidedMirrorDescentTest {
         OptimizationResult r = opt.optimize(pr, BUDGET, Rngs.seeded(3));
         assertEquals(statement, r.ledger());
         assertTrue(statement instanceof ParallelComposedEvent);
-        int parts = (int) (r.parameters().get("rounds") * r.parameters().get("phases_per_round"));
+        int parts = (int) (r.legacyParameter("rounds") * r.legacyParameter("phases_per_round"));
         assertEquals(parts, ((ParallelComposedEvent) statement).events().size());
         assertTrue(r.privacy().epsilon() <= BUDGET.epsilon() * (1 + 1e-9));
         assertEquals(NeighboringRelation.ADD_OR_REMOVE_ONE, opt.relation());
-        assertEquals(parts * r.parameters().get("steps_per_phase"), r.steps(), 0);
+        assertEquals(parts * r.legacyParameter("steps_per_phase"), r.steps(), 0);
         assertTrue(ConvexSets.l2Ball(2).contains(r.solution(), 1e-9));
-        assertTrue(r.nonPrivateDiagnostics().containsKey("near_stationarity"));
+        assertTrue(r.hasLegacyDiagnostic("near_stationarity"));
     }
 
     @Test
@@ -74,13 +74,13 @@ class ProximallyGuidedMirrorDescentTest {
         Problem pr = phaseRetrieval(3000, Synthetic.plantedVector(4, 1, Rngs.seeded(1)), 2);
         OptimizationResult r = ProximallyGuidedMirrorDescent.builder().diagnosticIterations(20).trajectoryPoints(6)
                 .build().optimize(pr, BUDGET, Rngs.seeded(4));
-        assertEquals(6.0, r.nonPrivateDiagnostics().get("trajectory_points"));
-        assertTrue(r.nonPrivateDiagnostics().get("expected_near_stationarity") > 0);
+        assertEquals(6.0, r.legacyDiagnostic("trajectory_points"));
+        assertTrue(r.legacyDiagnostic("expected_near_stationarity") > 0);
         // diagnostics do not touch the private output: same seed without them, same solution
         OptimizationResult plain = ProximallyGuidedMirrorDescent.builder().diagnosticIterations(0).build()
                 .optimize(pr, BUDGET, Rngs.seeded(4));
         assertTrue(Arrays.equals(plain.solution().data, r.solution().data));
-        assertEquals(null, plain.nonPrivateDiagnostics().get("near_stationarity"));
+        assertTrue(!plain.hasLegacyDiagnostic("near_stationarity"));
     }
 
     @Test

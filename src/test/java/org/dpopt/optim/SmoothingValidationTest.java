@@ -17,6 +17,7 @@ import org.dpopt.geometry.ConvexSets;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.oracle.MoreauEnvelopeOracle;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -122,8 +123,8 @@ class SmoothingValidationTest {
             OptimizationResult r = PhasedSgd.defaults().optimize(p, b, Rngs.seeded(k));
             double sec = (System.nanoTime() - t0) / 1e9;
             x[k] = n;
-            ph[k] = r.gradientEvaluations();
-            calls[k] = r.nonPrivateDiagnostics().get("scalar_subgradient_calls");
+            ph[k] = r.legacyDiagnostic("gradient_evaluations");
+            calls[k] = r.legacyDiagnostic("scalar_subgradient_calls");
             double li = Math.log(1e6);
             double t = Math.floor(Math.min(n / 8.0, 4.0 * n * (double) n / (32 * d * li)));
             double m = Math.min(n, Math.ceil(Math.max(n * Math.sqrt(2 / (4 * t)), 1)));
@@ -134,8 +135,8 @@ class SmoothingValidationTest {
                 long t1 = System.nanoTime();
                 OptimizationResult q = ProxSgd.builder().build().optimize(p, b, Rngs.seeded(k));
                 double s2 = (System.nanoTime() - t1) / 1e9;
-                proxMeasured.add(new double[] {n, q.gradientEvaluations()});
-                measured = q.gradientEvaluations() + "," + String.format(Locale.ROOT, "%.3f", s2);
+                proxMeasured.add(new double[] {n, q.legacyDiagnostic("gradient_evaluations")});
+                measured = q.legacyDiagnostic("gradient_evaluations") + "," + String.format(Locale.ROOT, "%.3f", s2);
             }
             csv.append(String.format(Locale.ROOT, "%d,%.0f,%.0f,%.4f,%s,%.4g,%.4g%n", n, ph[k], calls[k], sec, measured,
                     proxPlanned[k], proxPaper[k]));

@@ -62,7 +62,7 @@ class VarianceReducedFrankWolfeTest {
             used += v;
         }
         assertEquals(plan.records(), used);
-        assertEquals((double) used, r.parameters().get("records_used"));
+        assertEquals((double) used, r.legacyParameter("records_used"));
         assertTrue(used > 0.9 * 3000, "the schedule should use most of the data: " + used);
     }
 
@@ -162,7 +162,7 @@ class VarianceReducedFrankWolfeTest {
         double gap = 0;
         for (int seed = 7; seed < 12; seed++) {
             gap += VarianceReducedFrankWolfe.builder().build().optimize(p, PrivacyBudget.of(200, 1e-6),
-                    Rngs.seeded(seed)).nonPrivateDiagnostics().get("frank_wolfe_gap") / 5;
+                    Rngs.seeded(seed)).legacyDiagnostic("frank_wolfe_gap") / 5;
         }
         assertTrue(gap < 0.25 * gap0, "gap " + gap + " vs start " + gap0);
     }

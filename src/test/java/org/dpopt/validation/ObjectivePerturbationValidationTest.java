@@ -19,7 +19,7 @@ import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.Metrics;
-import org.dpopt.optim.NoisySgd;
+import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.optim.ObjectivePerturbation;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
@@ -221,11 +221,11 @@ class ObjectivePerturbationValidationTest {
             OptimizationResult es = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG)
                     .earlyStop(true).build().optimize(p, b, Rngs.seeded(3));
             xs[k] = n;
-            budget[k] = full.gradientEvaluations();
-            early[k] = es.gradientEvaluations();
+            budget[k] = full.legacyDiagnostic("gradient_evaluations");
+            early[k] = es.legacyDiagnostic("gradient_evaluations");
             epochs[k] = full.steps();
-            csv.append(String.format(Locale.ROOT, "%d,%d,%d,%d,%d,%d,%.4f,%.2f%n", n, d, full.gradientEvaluations(),
-                    full.steps(), es.gradientEvaluations(), es.steps(), budget[k] / (n * Math.log(n)), sec));
+            csv.append(String.format(Locale.ROOT, "%d,%d,%d,%d,%d,%d,%.4f,%.2f%n", n, d, full.legacyDiagnostic("gradient_evaluations"),
+                    full.steps(), es.legacyDiagnostic("gradient_evaluations"), es.steps(), budget[k] / (n * Math.log(n)), sec));
         }
         Files.writeString(OUT.resolve("gradient-evaluations.csv"), csv.toString());
         double[] nlogn = new double[ns.length];

@@ -6,8 +6,8 @@ import org.dpopt.data.Synthetic;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.NoisySgd;
-import org.dpopt.optim.NonPrivateSgd;
+import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.optim.sgd.NonPrivateSgd;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -57,7 +57,7 @@ public class DpSgdEpochBenchmark {
         // 3906-step run costs ~0.1 s once per run and is measured separately in AccountingBenchmark
         dpSgd = NoisySgd.builder().batchSize(256).epochs(1).noiseMultiplier(1.0).diagnostics(false)
                 .accountant(new RdpAccountant()).build();
-        plain = new NonPrivateSgd(256, 1, 1.0, 0, false);
+        plain = NonPrivateSgd.builder().batchSize(256).epochs(1).build();
         budget = PrivacyBudget.of(1, 1e-6);
     }
 

@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.sgd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +15,9 @@ import org.dpopt.data.Synthetic;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Metrics;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.sampling.Samplers;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.sgd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +15,14 @@ import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.Metrics;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.PrivateOptimizerContract;
+import org.dpopt.optim.RunParameters;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -43,7 +51,7 @@ class NoisySgdTest {
     class PaperPresetContract extends PrivateOptimizerContract {
         @Override
         protected PrivateOptimizer optimizer() {
-            return NoisySgd.paperPreset();
+            return Bftt19Sgd.builder().build();
         }
 
         @Override
@@ -88,10 +96,11 @@ class NoisySgdTest {
         Dataset zeros = Dataset.of(new double[n][d], new double[n], 1.0);
         Problem p = Problem.of(zeros, Losses.logistic());
         NoisySgd sgd = NoisySgd.builder().sampler((nn, b, e) -> new org.dpopt.sampling.PoissonSampler(0.1, 10))
-                .batchSize(1).noiseMultiplier(1.0).learningRate(1.0).build();
+                .batchSize(1).noiseMultiplier(1.0).learningRate(1.0).diagnostics(true).build();
         OptimizationResult r = sgd.optimize(p, PrivacyBudget.of(1, 1e-5), Rngs.seeded(5));
         assertEquals(10, r.steps());
-        assertTrue(r.gradientEvaluations() < 10, "most batches must have been empty: " + r.gradientEvaluations());
+        double evals = r.nonPrivateDiagnostics().get(Diagnostic.GRADIENT_EVALUATIONS);
+        assertTrue(evals < 10, "most batches must have been empty: " + evals);
         double ss = 0;
         for (double v : r.solution().data) {
             ss += v * v;
@@ -119,7 +128,7 @@ class NoisySgdTest {
         Problem test = p.withData(Synthetic.logistic(5000, Synthetic.plantedVector(10, 3.0, Rngs.seeded(6)),
                 Rngs.seeded(99)).data());
         OptimizationResult dp = NoisySgd.builder().build().optimize(p, PrivacyBudget.of(8, 1e-5), Rngs.seeded(7));
-        OptimizationResult np = NonPrivateSgd.defaults().optimize(p, null, Rngs.seeded(7));
+        OptimizationResult np = NonPrivateSgd.builder().build().optimize(p, null, Rngs.seeded(7));
         double accDp = Metrics.accuracy(dp.solution(), test.data());
         double accNp = Metrics.accuracy(np.solution(), test.data());
         assertTrue(accDp > accNp - 0.03, "dp " + accDp + " vs non-private " + accNp);
@@ -127,8 +136,9 @@ class NoisySgdTest {
 
     @Test
     void paperPresetParametersFollowTheTheorem() {
-        // ALGORITHMS.md §8.7: n = 1e4, d = 100, eps = 1, delta = 1e-8, L = M = 1:
-        // T = 1250, m = ceil(141.42) = 142, eta = 0.028284, beta limit 70.71
+        // Theorem 3.2's formulas at n = 1e4, d = 100, eps = 1, delta = 1e-8, L = M = 1:
+        // T = min(n/8, eps^2 n^2/(32 d ln(1/delta))) = 1250, m = ceil(n sqrt(eps/(4T))) = ceil(141.42) = 142,
+        // eta = M/(L sqrt(T)) = 0.028284 (theory-notes/noisy-sgd.md)
         double[][] x = new double[10_000][100];
         double[] y = new double[10_000];
         for (int i = 0; i < x.length; i++) {
@@ -136,29 +146,28 @@ class NoisySgdTest {
             y[i] = i % 2;
         }
         Problem p = Problem.of(Dataset.of(x, y, 1.0), Losses.logistic(), ConvexSets.l2Ball(1.0));
-        NoisySgd.Plan plan = NoisySgd.paperPreset().plan(p, PrivacyBudget.of(1, 1e-8));
-        assertEquals(1250, plan.sampler().steps(10_000));
-        assertEquals(142, plan.sampler().normalizer(10_000), 0);
-        assertEquals(0.028284, plan.eta(), 1e-6);
-        assertEquals(1.0, plan.clip(), 0);
-        assertTrue(plan.average());
-        assertEquals(0.042920, plan.paperSigma(), 1e-6);
+        RunParameters plan = Bftt19Sgd.builder().build().plan(p.shape(), PrivacyBudget.of(1, 1e-8)).parameters();
+        assertEquals(1250L, plan.get(Param.STEPS));
+        assertEquals(142, plan.real(Param.NORMALIZER), 0);
+        assertEquals(0.028284, plan.real(Param.LEARNING_RATE), 1e-6);
+        assertEquals(1.0, plan.real(Param.CLIP_NORM), 0);
+        assertEquals("average", plan.get(Param.OUTPUT));
     }
 
     @Test
     void paperPresetRefusesWhatVoidsItsTheorem() {
         Problem base = logisticProblem(2000, 5, 8);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> NoisySgd.paperPreset().privacyEvent(base, PrivacyBudget.of(1, 1e-5)));
+                () -> Bftt19Sgd.builder().build().privacyEvent(base, PrivacyBudget.of(1, 1e-5)));
         assertTrue(e.getMessage().startsWith("domain radius M must be finite"), e.getMessage());
         Problem hinge = Problem.of(base.data(), Losses.hinge(), ConvexSets.l2Ball(1));
         e = assertThrows(IllegalArgumentException.class,
-                () -> NoisySgd.paperPreset().privacyEvent(hinge, PrivacyBudget.of(1, 1e-5)));
+                () -> Bftt19Sgd.builder().build().privacyEvent(hinge, PrivacyBudget.of(1, 1e-5)));
         assertTrue(e.getMessage().startsWith("loss smoothness must be finite"), e.getMessage());
         // smoothed hinge with tiny gamma: beta = 1/gamma far above (L/M) min(sqrt(n/2), ...)
         Problem sharp = Problem.of(base.data(), Losses.smoothedHinge(1e-4), ConvexSets.l2Ball(1));
         e = assertThrows(IllegalArgumentException.class,
-                () -> NoisySgd.paperPreset().privacyEvent(sharp, PrivacyBudget.of(1, 1e-5)));
+                () -> Bftt19Sgd.builder().build().privacyEvent(sharp, PrivacyBudget.of(1, 1e-5)));
         assertTrue(e.getMessage().startsWith("smoothness beta must be at most"), e.getMessage());
     }
 

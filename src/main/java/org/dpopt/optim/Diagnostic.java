@@ -1,0 +1,49 @@
+package org.dpopt.optim;
+
+/**
+ * Keys of <em>non-private</em> diagnostics: numbers computed from the raw training data or from the
+ * realized randomness of a run (realized batch sizes, clipped fractions, solver iterations). They are
+ * not covered by the privacy report; an optimizer computes them only when built with
+ * {@code diagnostics(true)}, and the CLI prints them only under {@code "non_private_diagnostics"}.
+ */
+public enum Diagnostic {
+    /** F̂(ŵ) on the training data. */
+    TRAIN_LOSS("train_loss"),
+    /** Realized per-example gradient evaluations (for Poisson batches a function of the realized sizes). */
+    GRADIENT_EVALUATIONS("gradient_evaluations"),
+    /** Mean over steps of the fraction of examples whose gradient was clipped. */
+    MEAN_CLIPPED_FRACTION("mean_clipped_fraction"),
+    /** Realized scalar-subgradient calls of a smoothed oracle. */
+    SCALAR_SUBGRADIENT_CALLS("scalar_subgradient_calls"),
+    /** The Frank–Wolfe gap at the output on the training data. */
+    FRANK_WOLFE_GAP("frank_wolfe_gap"),
+    /** The Frank–Wolfe gap of the smoothed objective. */
+    FRANK_WOLFE_GAP_SMOOTHED("frank_wolfe_gap_smoothed"),
+    /** Risk on a population sample given to the optimizer. */
+    POPULATION_RISK("population_risk"),
+    /** A solver's certified distance to the exact minimizer. */
+    CERTIFIED_DISTANCE("certified_distance"),
+    /** A solver's certified suboptimality. */
+    CERTIFIED_SUBOPTIMALITY("certified_suboptimality"),
+    /** Iterations a data-dependent solver took. */
+    SOLVER_STEPS("solver_steps"),
+    /** The near-stationarity measure of a weakly convex objective at the output. */
+    NEAR_STATIONARITY("near_stationarity"),
+    /** The expected near-stationarity over the random output round (weakly convex objectives). */
+    EXPECTED_NEAR_STATIONARITY("expected_near_stationarity"),
+    /** The proximal gap of the output (weakly convex objectives). */
+    PROX_GAP("prox_gap"),
+    /** The index of the output iterate among the run's iterates, when it is chosen at random. */
+    OUTPUT_INDEX("output_index");
+
+    private final String key;
+
+    Diagnostic(String key) {
+        this.key = key;
+    }
+
+    /** The snake_case key used in JSON. */
+    public String key() {
+        return key;
+    }
+}

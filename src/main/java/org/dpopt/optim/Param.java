@@ -1,0 +1,105 @@
+package org.dpopt.optim;
+
+/**
+ * The one vocabulary of planned run parameters: public quantities computed from the configuration
+ * and the problem's public shape (n, d, R, the loss's constants, the domain) before any data is read.
+ * {@link RunParameters} maps these keys to values; the CLI's JSON {@code "parameters"} object uses
+ * {@link #key()}.
+ *
+ * <p>A key has one meaning everywhere (house rule: one definition per DP quantity): the
+ * {@code NOISE_MULTIPLIER} z is always σ/Δ of the release it belongs to, {@code SIGMA} the absolute
+ * standard deviation, {@code LEARNING_RATE} the step size η of the update it names.
+ */
+public enum Param {
+    // data shape
+    /** n, the dataset size the plan is made for (declared, or the actual size treated as public). */
+    DATASET_SIZE("dataset_size", Kind.INTEGER),
+    /** d. */
+    DIMENSION("dimension", Kind.INTEGER),
+    /** R, the declared row-norm bound. */
+    ROW_NORM_BOUND("row_norm_bound", Kind.REAL),
+    /** L, the per-example gradient-norm bound (from the loss and R). */
+    LIPSCHITZ("lipschitz", Kind.REAL),
+    /** β, the per-example smoothness of the loss the algorithm differentiates. */
+    SMOOTHNESS("smoothness", Kind.REAL),
+    /** The domain's ℓ2 radius (or a declared comparator radius when unconstrained). */
+    RADIUS("radius", Kind.REAL),
+    /** The domain's ℓ2 diameter D. */
+    DIAMETER("diameter", Kind.REAL),
+    /** Whether the domain is bounded. */
+    CONSTRAINED("constrained", Kind.BOOLEAN),
+    // noise
+    /** z = σ/Δ of the (main) Gaussian release. */
+    NOISE_MULTIPLIER("noise_multiplier", Kind.REAL),
+    /** σ, the absolute noise standard deviation of the (main) release. */
+    SIGMA("sigma", Kind.REAL),
+    /** Δ, the ℓ2 sensitivity of the (main) release. */
+    SENSITIVITY("sensitivity", Kind.REAL),
+    /** ε0 of each pure-DP selection (report-noisy-max). */
+    EPSILON_PER_STEP("epsilon_per_step", Kind.REAL),
+    /** The Laplace scale b of report-noisy-max. */
+    LAPLACE_SCALE("laplace_scale", Kind.REAL),
+    // schedule
+    /** T, the number of noisy steps. */
+    STEPS("steps", Kind.INTEGER),
+    /** E, epochs. */
+    EPOCHS("epochs", Kind.REAL),
+    /** The expected (Poisson) or fixed batch size b. */
+    BATCH_SIZE("batch_size", Kind.REAL),
+    /** q = b/n. */
+    SAMPLING_RATE("sampling_rate", Kind.REAL),
+    /** The public constant a batch sum is divided by (never the realized batch size). */
+    NORMALIZER("normalizer", Kind.REAL),
+    /** The batch sampler's name. */
+    SAMPLER("sampler", Kind.TEXT),
+    /** The largest batch a truncated sampler keeps. */
+    MAX_BATCH_SIZE("max_batch_size", Kind.INTEGER),
+    /** Rounds of an outer loop (Frank–Wolfe, proximal guidance). */
+    ROUNDS("rounds", Kind.INTEGER),
+    /** Phases (of localization, or per round). */
+    PHASES("phases", Kind.INTEGER),
+    /** Records per disjoint part (parallel composition). */
+    PART_SIZE("part_size", Kind.INTEGER),
+    /** Per-example clip norm C. */
+    CLIP_NORM("clip_norm", Kind.REAL),
+    /** Step size η. */
+    LEARNING_RATE("learning_rate", Kind.REAL),
+    /** ℓ2 regularisation λ in (λ/2)‖w‖² (or as the algorithm documents it). */
+    L2("l2", Kind.REAL),
+    /** How the released iterate is chosen: last, average, random. */
+    OUTPUT("output", Kind.TEXT),
+    /** Which parameter rule made the plan: the theorem's setting ("paper") or the practical default. */
+    PRESET("preset", Kind.TEXT),
+    /** The accountant that calibrated and reports. */
+    ACCOUNTANT("accountant", Kind.TEXT);
+
+    /** The value type of a key. */
+    public enum Kind {
+        /** A finite double. */
+        REAL,
+        /** A whole number (long). */
+        INTEGER,
+        /** true/false. */
+        BOOLEAN,
+        /** A short string. */
+        TEXT
+    }
+
+    private final String key;
+    private final Kind kind;
+
+    Param(String key, Kind kind) {
+        this.key = key;
+        this.kind = kind;
+    }
+
+    /** The snake_case key used in reports and JSON. */
+    public String key() {
+        return key;
+    }
+
+    /** The value type. */
+    public Kind kind() {
+        return kind;
+    }
+}

@@ -1,0 +1,46 @@
+package org.dpopt.optim.core;
+
+import org.dpopt.linalg.Checks;
+
+/**
+ * The settings every optimizer builder shares: {@link #diagnostics(boolean)} and, for audits,
+ * {@link #mutation(Mutation)}. Concrete builders extend it with their hyperparameters.
+ *
+ * @param <B> the concrete builder type
+ */
+public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> {
+    private RunOptions options = RunOptions.DEFAULT;
+
+    /** For subclasses. */
+    protected OptimizerBuilder() {
+    }
+
+    /** This builder, typed. */
+    protected abstract B self();
+
+    /**
+     * Whether runs compute non-private diagnostics (training loss, realized counts, ...), reported
+     * apart from the private release (default false).
+     */
+    public B diagnostics(boolean on) {
+        options = options.withDiagnostics(on);
+        return self();
+    }
+
+    /** Auditing only: a deliberately broken variant (default {@link Mutation#NONE}). */
+    public B mutation(Mutation m) {
+        options = options.withMutation(Checks.notNull("mutation", m));
+        return self();
+    }
+
+    /** Sets all shared settings at once (for {@code toBuilder}). */
+    public B runOptions(RunOptions o) {
+        options = Checks.notNull("options", o);
+        return self();
+    }
+
+    /** The shared settings. */
+    public RunOptions runOptions() {
+        return options;
+    }
+}

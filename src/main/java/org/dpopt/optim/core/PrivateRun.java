@@ -1,0 +1,336 @@
+package org.dpopt.optim.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AblqStepEvent;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.GaussianEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.NonPrivateEvent;
+import org.dpopt.accounting.ParallelComposedEvent;
+import org.dpopt.accounting.PoissonSampledEvent;
+import org.dpopt.accounting.PrivacyLedger;
+import org.dpopt.accounting.PrivacyReport;
+import org.dpopt.accounting.TruncatedPoissonEvent;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.noise.NoiseSource;
+import org.dpopt.noise.ReportNoisyMax;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.Diagnostics;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.RunPlan;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * The run core, for optimizer implementations: the one place where a noisy release happens.
+ *
+ * <p>Every release method adds noise <em>and</em> records the release's event in the same call, and
+ * derives the noise from the event it records (a Gaussian release draws at the event's own noise
+ * multiplier), so a release without a ledger entry, or with a different one, cannot be written.
+ * {@link #finish} then checks at run time what was only tested before: the recorded ledger equals the
+ * plan's statement, and a plan calibrated to a budget spent at most that budget. It assembles the
+ * result: the private release apart from the non-private diagnostics, which are kept only when asked
+ * for.
+ *
+ * <p>One object per run; not thread-safe.
+ */
+public final class PrivateRun {
+
+    /**
+     * Relative slack when comparing the certified ε with the budget: the report recomputes with the
+     * same accountant what calibration already certified, so only the last bits may differ.
+     */
+    public static final double BUDGET_TOLERANCE = 1e-9;
+
+    private final RunPlan plan;
+    private final Problem problem;
+    private final UniformRandomProvider rng;
+    private final RunOptions options;
+    private final NoiseSource noise;
+    private final Deque<PrivacyLedger> ledgers = new ArrayDeque<>();
+    private final Diagnostics.Builder diagnostics = Diagnostics.builder();
+    private final List<String> notes = new ArrayList<>();
+    private boolean finished;
+
+    private PrivateRun(RunPlan plan, Problem problem, UniformRandomProvider rng, RunOptions options) {
+        this.plan = plan;
+        this.problem = problem;
+        this.rng = rng;
+        this.options = options;
+        this.noise = NoiseSource.of(rng);
+        ledgers.push(new PrivacyLedger());
+    }
+
+    /**
+     * Starts a run of a plan on a problem.
+     *
+     * @throws IllegalArgumentException if the problem's public shape is not the one the plan was made
+     *         for, or the dataset does not fit the plan's size
+     */
+    public static PrivateRun start(RunPlan plan, Problem problem, UniformRandomProvider rng, RunOptions options) {
+        Checks.notNull("plan", plan);
+        Checks.notNull("problem", problem);
+        Checks.notNull("rng", rng);
+        Checks.notNull("options", options);
+        checkShape(plan, problem);
+        return new PrivateRun(plan, problem, rng, options);
+    }
+
+    private static void checkShape(RunPlan plan, Problem problem) {
+        ProblemShape want = plan.shape();
+        ProblemShape got = problem.shape();
+        if (got.dimension() != want.dimension()) {
+            throw Checks.fail("dimension of the data", "the planned d = " + want.dimension(), got.dimension());
+        }
+        if (got.rowNormBound() != want.rowNormBound()) {
+            throw Checks.fail("declared row-norm bound", "the planned " + want.rowNormBound(), got.rowNormBound());
+        }
+        if (!got.loss().equals(want.loss())) {
+            throw Checks.fail("loss", "the planned " + want.loss().name(), got.loss().name());
+        }
+        if (!got.domain().equals(want.domain())) {
+            throw Checks.fail("domain", "the planned " + want.domain(), got.domain());
+        }
+        if (got.size() != want.size()) {
+            throw Checks.fail("dataset size of the problem", "the planned n = " + want.size(), got.size());
+        }
+        int rows = problem.data().size();
+        if (plan.exactSizeRequired() && rows != want.size()) {
+            throw Checks.fail("declared dataset size", "equal to the number of rows " + rows + " for "
+                    + plan.algorithm() + " (its schedule addresses records by position)", want.size());
+        }
+        if (rows > want.size()) {
+            throw Checks.fail("number of rows", "at most the declared dataset size " + want.size(), rows);
+        }
+    }
+
+    /** The problem being solved (its data is the private input). */
+    public Problem problem() {
+        return problem;
+    }
+
+    /** The plan being run. */
+    public RunPlan plan() {
+        return plan;
+    }
+
+    /**
+     * The generator for data-independent randomness (batch sampling, orders, partitions). In seeded
+     * mode the noise draws share its stream, so a seed fixes the whole run.
+     */
+    public UniformRandomProvider rng() {
+        return rng;
+    }
+
+    /** The audit mutation in force ({@link Mutation#NONE} for real runs). */
+    public Mutation mutation() {
+        return options.mutation();
+    }
+
+    /** True if non-private diagnostics were asked for (skip their extra passes otherwise). */
+    public boolean diagnosticsOn() {
+        return options.diagnostics();
+    }
+
+    /** Records a non-private diagnostic (kept only if asked for). */
+    public void diagnose(Diagnostic key, double value) {
+        diagnostics.put(key, value);
+    }
+
+    /** Adds a note to the run's report. */
+    public void note(String text) {
+        notes.add(Checks.notNull("note", text));
+    }
+
+    /**
+     * A Gaussian release: v ← v + N(0, (zΔ)²I) where z is the noise multiplier of {@code event}, and the
+     * event is recorded. Modified: v.
+     *
+     * @param v the value to release
+     * @param sensitivity Δ, the ℓ2 sensitivity of v (from public constants)
+     * @param event the event this release is accounted as: a {@code GaussianEvent}, or one applied to a
+     *              sampled batch ({@code PoissonSampledEvent}, {@code TruncatedPoissonEvent},
+     *              {@code AblqStepEvent})
+     */
+    public void gaussian(DMatrixRMaj v, double sensitivity, DpEvent event) {
+        double z = noiseMultiplierOf(event);
+        open();
+        noise.addGaussian(v, sensitivity, mutation() == Mutation.HALF_NOISE ? 0.5 * z : z);
+        ledgers.peek().record(event);
+    }
+
+    /**
+     * Objective-perturbation noise: out ← out + N(0, σ²I), recorded as {@code event} (the mechanism's
+     * guarantee, e.g. an (ε, δ) event from the perturbation theorem). Modified: out.
+     */
+    public void objectiveNoise(DMatrixRMaj out, double sigma, DpEvent event) {
+        Checks.notNull("event", event);
+        open();
+        noise.addObjectiveNoise(out, mutation() == Mutation.HALF_NOISE ? 0.5 * sigma : sigma);
+        ledgers.peek().record(event);
+    }
+
+    /**
+     * Report-noisy-max: the noisy arg-max ({@code sign} = +1) or arg-min (−1) of scores[0..count), and
+     * its event {@code rnm.event()} recorded. Not modified: scores.
+     */
+    public int reportNoisyMax(ReportNoisyMax rnm, double[] scores, int count, double sign) {
+        Checks.notNull("rnm", rnm);
+        open();
+        ReportNoisyMax drawn = rnm;
+        if (mutation() == Mutation.HALF_NOISE || mutation() == Mutation.RNM_HALF_SCALE) {
+            drawn = new ReportNoisyMax(rnm.sensitivity(), 2 * rnm.epsilon(), rnm.monotone(), rnm.relation());
+        }
+        int j = noise.reportNoisyMax(drawn, scores, count, sign);
+        ledgers.peek().record(rnm.event());
+        return j;
+    }
+
+    /**
+     * Starts a parallel composition over disjoint parts of the data: call {@link Parallel#nextPart()}
+     * before each part's releases, and close it to record {@code Parallel[part events]}.
+     */
+    public Parallel parallel() {
+        open();
+        return new Parallel();
+    }
+
+    /** The releases of disjoint parts, composed in parallel. */
+    public final class Parallel implements AutoCloseable {
+        private final List<DpEvent> parts = new ArrayList<>();
+        private PrivacyLedger current;
+        private boolean closed;
+
+        private Parallel() {
+        }
+
+        /** Ends the previous part (if any) and starts the next one. */
+        public void nextPart() {
+            if (closed) {
+                throw new IllegalStateException("parallel composition already closed");
+            }
+            endPart();
+            current = new PrivacyLedger();
+            ledgers.push(current);
+        }
+
+        private void endPart() {
+            if (current != null) {
+                if (ledgers.peek() != current) {
+                    throw new IllegalStateException("nested parallel composition not closed");
+                }
+                ledgers.pop();
+                parts.add(current.build());
+                current = null;
+            }
+        }
+
+        /** Records the parallel composition of the parts in the enclosing ledger. */
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            endPart();
+            closed = true;
+            if (!parts.isEmpty()) {
+                ledgers.peek().record(new ParallelComposedEvent(parts));
+            }
+        }
+    }
+
+    private void open() {
+        if (finished) {
+            throw new IllegalStateException("release after the run finished");
+        }
+    }
+
+    /**
+     * Ends the run: checks ledger == statement and the budget, reports, and assembles the result.
+     * Not modified: solution (copied).
+     *
+     * @throws IllegalStateException if the ledger differs from the plan's statement or a calibrated
+     *         plan spent more than its budget (both are bugs)
+     */
+    public OptimizationResult finish(DMatrixRMaj solution) {
+        Checks.notNull("solution", solution);
+        open();
+        finished = true;
+        if (ledgers.size() != 1) {
+            throw new IllegalStateException("a parallel composition was not closed");
+        }
+        PrivacyBudget budget = plan.budget();
+        DpEvent ledger;
+        PrivacyReport report;
+        if (plan.accountant() == null) {
+            ledger = NonPrivateEvent.INSTANCE;
+            report = PrivacyReport.nonPrivate(Double.NaN);
+        } else {
+            ledger = ledgers.peek().build();
+            if (!ledger.equals(plan.statement())) {
+                throw new IllegalStateException("the recorded ledger " + ledger.describe()
+                        + " differs from the plan's statement " + plan.statement().describe());
+            }
+            report = plan.accountant().report(ledger, budget.delta());
+            if (plan.budgetBinding() && report.epsilon() > budget.epsilon() * (1 + BUDGET_TOLERANCE)) {
+                throw new IllegalStateException(plan.algorithm() + " spent epsilon " + report.epsilon()
+                        + " above the budget " + budget.epsilon());
+            }
+        }
+        for (String s : runNotes()) {
+            report = report.withNote(s);
+        }
+        Diagnostics diag = options.diagnostics() ? diagnostics.build() : Diagnostics.none();
+        return new OptimizationResult(solution, report, plan, ledger, noise.description(), diag);
+    }
+
+    private List<String> runNotes() {
+        List<String> out = new ArrayList<>();
+        if (mutation() != Mutation.NONE) {
+            out.add("MUTANT " + mutation().cliName() + ": deliberately broken for auditing; this report certifies "
+                    + "nothing");
+        }
+        if (!noise.isSecure()) {
+            out.add("noise " + noise.description());
+        }
+        if (plan.accountant() != null && plan.relation() == NeighboringRelation.ADD_OR_REMOVE_ONE) {
+            ProblemShape s = plan.shape();
+            out.add(s.sizeDeclared()
+                    ? "dataset size n = " + s.size() + " declared public in advance; the actual number of rows is not "
+                            + "released"
+                    : "the dataset size n = " + s.size() + " is treated as public (declare it in advance to keep "
+                            + "the actual size private)");
+        }
+        out.addAll(notes);
+        return out;
+    }
+
+    /**
+     * The noise multiplier of a Gaussian release event, looking through the sampling wrappers a batch
+     * release is accounted with.
+     *
+     * @throws IllegalArgumentException if the event is not a Gaussian release
+     */
+    public static double noiseMultiplierOf(DpEvent event) {
+        Checks.notNull("event", event);
+        if (event instanceof GaussianEvent g) {
+            return g.noiseMultiplier();
+        }
+        if (event instanceof PoissonSampledEvent p) {
+            return noiseMultiplierOf(p.event());
+        }
+        if (event instanceof TruncatedPoissonEvent t) {
+            return noiseMultiplierOf(t.event());
+        }
+        if (event instanceof AblqStepEvent a) {
+            return a.noiseMultiplier();
+        }
+        throw Checks.fail("event of a Gaussian release", "a Gaussian event or a sampled one", event.describe());
+    }
+}

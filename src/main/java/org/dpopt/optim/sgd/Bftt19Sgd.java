@@ -1,0 +1,160 @@
+package org.dpopt.optim.sgd;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.Calibration;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PldAccountant;
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunParameters;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
+import org.dpopt.sampling.PoissonSampler;
+
+/**
+ * Noisy mini-batch SGD with the parameters of Bassily, Feldman, Talwar, Thakurta, "Private Stochastic
+ * Convex Optimization with Optimal Rates", NeurIPS 2019, arXiv:1908.09970 (A_NSGD, Algorithm 1,
+ * Theorem 3.2):
+ * <pre>
+ *   T = ⌊min(n/8, ε²n²/(32 d ln(1/δ)))⌋,   η = M/(L√T),   m = ⌈max(n√(ε/(4T)), 1)⌉
+ * </pre>
+ * over the ℓ2 ball of radius M (the problem's domain), clip norm L, averaged iterate. Requires a
+ * smooth loss with β ≤ (L/M)·min(√(n/2), εn/√(8 d ln(1/δ))) and refuses otherwise. Batches are Poisson
+ * with q = m/n (the paper samples with replacement, which the Poisson accountant does not cover) and
+ * the noise is calibrated by our accountant rather than the paper's non-explicit constant; see
+ * {@code theory-notes/noisy-sgd.md}. The run loop is practical DP-SGD's ({@link NoisySgd}).
+ *
+ * <p>Privacy: add/remove-one, {@code T × PoissonSampled(q, Gaussian(z))}.
+ */
+public final class Bftt19Sgd implements PrivateOptimizer {
+    private final PrivacyAccountant accountant;
+    private final RunOptions options;
+
+    private Bftt19Sgd(Builder b) {
+        this.accountant = b.accountant;
+        this.options = b.runOptions();
+    }
+
+    /** A builder (PLD accountant by default). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return "nsgd";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.ADD_OR_REMOVE_ONE;
+    }
+
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        Checks.notNull("budget", budget);
+        int n = shape.size();
+        int d = shape.dimension();
+        double eps = budget.epsilon();
+        double logInvDelta = Math.log(1 / budget.delta());
+        double m0 = shape.domain().radius(d);
+        if (!Double.isFinite(m0)) {
+            throw Checks.fail("domain radius M", "finite for the paper preset (use an L2 ball)", m0);
+        }
+        double lip = shape.lipschitz();
+        double beta = shape.smoothness();
+        if (!Double.isFinite(beta)) {
+            throw Checks.fail("loss smoothness", "finite for the paper preset of noisy SGD (use phased-sgd or "
+                    + "prox-sgd for non-smooth losses)", beta);
+        }
+        double betaMax = (lip / m0) * Math.min(Math.sqrt(n / 2.0), eps * n / Math.sqrt(8 * d * logInvDelta));
+        if (beta > betaMax) {
+            throw Checks.fail("smoothness beta", "at most (L/M)*min(sqrt(n/2), eps*n/sqrt(8 d ln(1/delta))) = "
+                    + betaMax + " for the BFTT19 theorem", beta);
+        }
+        long t = (long) Math.floor(Math.min(n / 8.0, eps * eps * n * (double) n / (32 * d * logInvDelta)));
+        if (t < 1) {
+            throw Checks.fail("T = floor(min(n/8, eps^2 n^2/(32 d ln(1/delta))))", "at least 1", t);
+        }
+        double eta = m0 / (lip * Math.sqrt(t));
+        int m = (int) Math.ceil(Math.max(n * Math.sqrt(eps / (4.0 * t)), 1));
+        m = Math.min(m, n);
+        PoissonSampler s = new PoissonSampler(m, t);
+        double z = Calibration.noiseMultiplier(accountant, zz -> s.privacyEvent(n, zz), eps, budget.delta());
+        SgdSchedule schedule = new SgdSchedule(s, s.stepEvent(n, z), t, s.normalizer(n), lip, eta, 0, true);
+        RunParameters p = RunParameters.builder()
+                .put(Param.DATASET_SIZE, n)
+                .put(Param.DIMENSION, d)
+                .put(Param.PRESET, "paper")
+                .put(Param.RADIUS, m0)
+                .put(Param.LIPSCHITZ, lip)
+                .put(Param.SMOOTHNESS, beta)
+                .put(Param.SAMPLER, s.name())
+                .put(Param.BATCH_SIZE, (double) m)
+                .put(Param.SAMPLING_RATE, s.samplingProbability(n))
+                .put(Param.STEPS, t)
+                .put(Param.NORMALIZER, schedule.normalizer())
+                .put(Param.NOISE_MULTIPLIER, z)
+                .put(Param.SIGMA, z * lip)
+                .put(Param.CLIP_NORM, lip)
+                .put(Param.LEARNING_RATE, eta)
+                .put(Param.OUTPUT, "average")
+                .put(Param.ACCOUNTANT, accountant.name())
+                .build();
+        return RunPlan.builder(name(), shape)
+                .privacy(s.privacyEvent(n, z), relation(), accountant, budget)
+                .parameters(p)
+                .exactSizeRequired(false)
+                .detail(schedule)
+                .build();
+    }
+
+    @Override
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        SgdSchedule s = plan.detail(SgdSchedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        return run.finish(SgdLoop.run(run, s));
+    }
+
+    @Override
+    public String toString() {
+        return "Bftt19Sgd(accountant=" + accountant.name() + ")";
+    }
+
+    /** Builder. */
+    public static final class Builder extends OptimizerBuilder<Builder> {
+        private PrivacyAccountant accountant = new PldAccountant();
+
+        private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /** The add/remove-one accountant that calibrates z (default PLD). */
+        public Builder accountant(PrivacyAccountant a) {
+            Checks.notNull("accountant", a);
+            if (a.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
+                throw Checks.fail("accountant relation", "ADD_OR_REMOVE_ONE for nsgd", a.relation());
+            }
+            this.accountant = a;
+            return this;
+        }
+
+        /** Builds the immutable optimizer. */
+        public Bftt19Sgd build() {
+            return new Bftt19Sgd(this);
+        }
+    }
+}

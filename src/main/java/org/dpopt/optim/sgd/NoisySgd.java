@@ -1,0 +1,261 @@
+package org.dpopt.optim.sgd;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AblqAccountant;
+import org.dpopt.accounting.Calibration;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PldAccountant;
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunParameters;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.Mutation;
+import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
+import org.dpopt.sampling.BatchSampler;
+import org.dpopt.sampling.DynamicShuffleSampler;
+import org.dpopt.sampling.PoissonSampler;
+import org.dpopt.sampling.Samplers;
+
+/**
+ * Practical DP-SGD (Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar, Zhang, "Deep Learning with
+ * Differential Privacy", CCS 2016, arXiv:1607.00133).
+ *
+ * <p>Batches come from a {@link BatchSampler} (Poisson with q = b/n by default); each per-example
+ * gradient is clipped to ℓ2 norm C; the clipped sum plus N(0, (zC)²I) is divided by the sampler's
+ * <em>public</em> normalizer b̄ (the expected batch size, never the realized one); a step of size η,
+ * an optional weight decay (1 − ηλ), projection onto W. The noise multiplier z is calibrated by the
+ * accountant so that the sampler's event meets the budget. Empty batches still add noise and count as
+ * a step. Output: the last iterate.
+ *
+ * <p>Privacy: the sampler's relation (add/remove-one for Poisson; zero-out for the fixed-size and
+ * truncated samplers of {@link Samplers}, accounted by {@link AblqAccountant}); the statement is the
+ * sampler's event at the calibrated z and the run records the sampler's step event once per noisy
+ * batch sum (ABLQ; see {@code org.dpopt.sampling}). With Poisson sampling the plan is made for the
+ * public n and is valid for any dataset of at most n rows.
+ */
+public final class NoisySgd implements PrivateOptimizer {
+
+    private final Samplers.Recipe sampler;
+    private final int batchSize;
+    private final double epochs;
+    private final double clipNorm;
+    private final double learningRate;
+    private final double l2;
+    private final double fixedNoiseMultiplier; // NaN: calibrate
+    private final PrivacyAccountant accountant;
+    private final RunOptions options;
+
+    private NoisySgd(Builder b) {
+        this.sampler = b.sampler;
+        this.batchSize = b.batchSize;
+        this.epochs = b.epochs;
+        this.clipNorm = b.clipNorm;
+        this.learningRate = b.learningRate;
+        this.l2 = b.l2;
+        this.fixedNoiseMultiplier = b.noiseMultiplier;
+        this.accountant = b.accountant;
+        this.options = b.runOptions();
+    }
+
+    /** A builder with the documented defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return "dp-sgd";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return sampler.relation();
+    }
+
+    /**
+     * The accountant used for calibration and the report: the configured one, else PLD for add/remove
+     * samplers (Poisson) and the sampler-aware {@link AblqAccountant} for zero-out samplers.
+     */
+    public PrivacyAccountant accountant() {
+        if (accountant != null) {
+            return accountant;
+        }
+        return relation() == NeighboringRelation.ZERO_OUT ? new AblqAccountant() : new PldAccountant();
+    }
+
+    /** Default expected batch size: min(256, max(1, n/10)). */
+    public static int defaultBatchSize(int n) {
+        return Math.max(1, Math.min(256, n / 10));
+    }
+
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        Checks.notNull("budget", budget);
+        int n = shape.size();
+        int b = batchSize > 0 ? batchSize : defaultBatchSize(n);
+        if (b > n) {
+            throw Checks.fail("batchSize", "at most the dataset size " + n, b);
+        }
+        BatchSampler drawn = sampler.create(n, b, epochs);
+        BatchSampler accounted = drawn;
+        Mutation m = options.mutation();
+        if (m == Mutation.HALF_RATE_ACCOUNTING) {
+            accounted = new PoissonSampler(b / 2.0, drawn.steps(n));
+        } else if (m == Mutation.SHUFFLE_AS_POISSON) {
+            drawn = new DynamicShuffleSampler(b, (int) Math.max(1, Math.round(epochs)));
+            accounted = new PoissonSampler(b, drawn.steps(n));
+        }
+        PrivacyAccountant acc = accountant();
+        if (accounted.relation() != acc.relation()) {
+            throw Checks.fail("accountant relation", "the sampler's relation " + accounted.relation(), acc.relation());
+        }
+        boolean calibrated = Double.isNaN(fixedNoiseMultiplier);
+        BatchSampler forEvent = accounted;
+        double z = calibrated
+                ? Calibration.noiseMultiplier(acc, zz -> forEvent.privacyEvent(n, zz), budget.epsilon(), budget.delta())
+                : fixedNoiseMultiplier;
+        long steps = drawn.steps(n);
+        SgdSchedule s = new SgdSchedule(drawn, accounted.stepEvent(n, z), steps, drawn.normalizer(n), clipNorm,
+                learningRate, l2, false);
+        RunParameters.Builder p = RunParameters.builder()
+                .put(Param.DATASET_SIZE, n)
+                .put(Param.DIMENSION, shape.dimension())
+                .put(Param.SAMPLER, drawn.name())
+                .put(Param.BATCH_SIZE, (double) b)
+                .put(Param.EPOCHS, epochs)
+                .put(Param.STEPS, steps)
+                .put(Param.NORMALIZER, s.normalizer())
+                .put(Param.NOISE_MULTIPLIER, z)
+                .put(Param.SIGMA, z * clipNorm)
+                .put(Param.CLIP_NORM, clipNorm)
+                .put(Param.LEARNING_RATE, learningRate)
+                .put(Param.L2, l2)
+                .put(Param.OUTPUT, "last")
+                .put(Param.ACCOUNTANT, acc.name());
+        if (drawn instanceof PoissonSampler ps) {
+            p.put(Param.SAMPLING_RATE, ps.samplingProbability(n));
+        }
+        DpEvent statement = accounted.privacyEvent(n, z);
+        return RunPlan.builder(name(), shape)
+                .privacy(statement, accounted.relation(), acc, budget)
+                .parameters(p.build())
+                .budgetBinding(calibrated)
+                .exactSizeRequired(drawn.requiresExactSize())
+                .detail(s)
+                .build();
+    }
+
+    @Override
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        SgdSchedule s = plan.detail(SgdSchedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        return run.finish(SgdLoop.run(run, s));
+    }
+
+    /** A builder initialised with this optimizer's settings (for sweeps). */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.sampler = sampler;
+        b.batchSize = batchSize;
+        b.epochs = epochs;
+        b.clipNorm = clipNorm;
+        b.learningRate = learningRate;
+        b.l2 = l2;
+        b.noiseMultiplier = fixedNoiseMultiplier;
+        b.accountant = accountant;
+        return b.runOptions(options);
+    }
+
+    @Override
+    public String toString() {
+        return "NoisySgd(batchSize=" + batchSize + ", epochs=" + epochs + ", clipNorm=" + clipNorm
+                + ", learningRate=" + learningRate + ", l2=" + l2 + ", noiseMultiplier=" + fixedNoiseMultiplier
+                + ", accountant=" + accountant().name() + ")";
+    }
+
+    /** Builder; every setter validates. */
+    public static final class Builder extends OptimizerBuilder<Builder> {
+        private Samplers.Recipe sampler = Samplers.poisson();
+        private int batchSize = 0; // 0: default min(256, n/10)
+        private double epochs = 30;
+        private double clipNorm = 1.0;
+        private double learningRate = 1.0;
+        private double l2 = 0;
+        private double noiseMultiplier = Double.NaN;
+        private PrivacyAccountant accountant = null; // null: chosen by the sampler's relation
+
+        private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /** Batch sampler recipe (default Poisson). */
+        public Builder sampler(Samplers.Recipe r) {
+            this.sampler = Checks.notNull("sampler", r);
+            return this;
+        }
+
+        /** Expected batch size b ≥ 1 (default min(256, n/10)). */
+        public Builder batchSize(int b) {
+            this.batchSize = Checks.atLeastOne("batchSize", b);
+            return this;
+        }
+
+        /** Epochs E &gt; 0 (default 30); T = ⌈E·n/b⌉. */
+        public Builder epochs(double e) {
+            this.epochs = Checks.positive("epochs", e);
+            return this;
+        }
+
+        /** Clip norm C &gt; 0 (default 1). */
+        public Builder clipNorm(double c) {
+            this.clipNorm = Checks.positive("clipNorm", c);
+            return this;
+        }
+
+        /** Learning rate η &gt; 0 (default 1.0, applied to the batch mean). */
+        public Builder learningRate(double eta) {
+            this.learningRate = Checks.positive("learningRate", eta);
+            return this;
+        }
+
+        /** ℓ2 regularization λ ≥ 0 added as (λ/2)‖w‖² (default 0). Data-independent. */
+        public Builder l2(double lambda) {
+            this.l2 = Checks.nonNegative("l2", lambda);
+            return this;
+        }
+
+        /** Fixes the noise multiplier instead of calibrating it; the report then states the ε spent. */
+        public Builder noiseMultiplier(double z) {
+            this.noiseMultiplier = Checks.positive("noiseMultiplier", z);
+            return this;
+        }
+
+        /**
+         * Accountant used for calibration and reporting (default: PLD for add/remove samplers such as
+         * Poisson; the sampler-aware {@link AblqAccountant} for zero-out samplers).
+         */
+        public Builder accountant(PrivacyAccountant a) {
+            this.accountant = Checks.notNull("accountant", a);
+            return this;
+        }
+
+        /** Builds the immutable optimizer. */
+        public NoisySgd build() {
+            return new NoisySgd(this);
+        }
+    }
+}

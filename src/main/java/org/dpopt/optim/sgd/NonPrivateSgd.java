@@ -1,0 +1,165 @@
+package org.dpopt.optim.sgd;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.PermutationSampler;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.NonPrivateEvent;
+import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Checks;
+import org.dpopt.linalg.Vectors;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunParameters;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
+import org.dpopt.oracle.ExactGradientOracle;
+import org.dpopt.oracle.GradientOracle;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * Mini-batch SGD with no clipping and no noise: the non-private baseline of the same loop (shuffled
+ * epochs, batch mean, optional weight decay, projection). Its report is ε = ∞; it exists so that
+ * benchmarks can show the price of privacy.
+ */
+public final class NonPrivateSgd implements PrivateOptimizer {
+    private final int batchSize;
+    private final double epochs;
+    private final double learningRate;
+    private final double l2;
+    private final RunOptions options;
+
+    private NonPrivateSgd(Builder b) {
+        this.batchSize = b.batchSize;
+        this.epochs = b.epochs;
+        this.learningRate = b.learningRate;
+        this.l2 = b.l2;
+        this.options = b.runOptions();
+    }
+
+    /** A builder: b = min(256, n/10), 30 epochs, η = 1, no decay. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return "non-private";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.ADD_OR_REMOVE_ONE;
+    }
+
+    /** Detail of a plan. */
+    private record Schedule(int batchSize, long stepsPerEpoch, long steps) {
+    }
+
+    /** Plans the run; the budget is ignored (and may be null): nothing is private. */
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        int n = shape.size();
+        int b = batchSize > 0 ? Math.min(batchSize, n) : NoisySgd.defaultBatchSize(n);
+        long perEpoch = (n + b - 1) / b;
+        long steps = (long) Math.ceil(epochs * perEpoch);
+        RunParameters p = RunParameters.builder()
+                .put(Param.DATASET_SIZE, n)
+                .put(Param.BATCH_SIZE, (double) b)
+                .put(Param.EPOCHS, epochs)
+                .put(Param.STEPS, steps)
+                .put(Param.LEARNING_RATE, learningRate)
+                .put(Param.L2, l2)
+                .build();
+        return RunPlan.builder(name(), shape)
+                .privacy(NonPrivateEvent.INSTANCE, relation(), null, null)
+                .parameters(p)
+                .detail(new Schedule(b, perEpoch, steps))
+                .build();
+    }
+
+    @Override
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        Schedule s = plan.detail(Schedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        Dataset data = problem.data();
+        int n = data.size();
+        int d = data.dimension();
+        int b = s.batchSize();
+        DMatrixRMaj w = new DMatrixRMaj(d, 1);
+        DMatrixRMaj g = new DMatrixRMaj(d, 1);
+        DMatrixRMaj sum = new DMatrixRMaj(d, 1);
+        int[] perm = PermutationSampler.natural(n);
+        GradientOracle oracle = new ExactGradientOracle(problem.loss(), Double.POSITIVE_INFINITY);
+        for (long t = 0; t < s.steps(); t++) {
+            int start = (int) ((t % s.stepsPerEpoch()) * b);
+            if (start == 0) {
+                PermutationSampler.shuffle(run.rng(), perm);
+            }
+            int end = Math.min(n, start + b);
+            Vectors.zero(sum);
+            oracle.addClippedBatch(w, data, perm, start, end, null, Double.POSITIVE_INFINITY, sum, g);
+            if (l2 > 0) {
+                Vectors.scale(1 - learningRate * l2, w);
+            }
+            Vectors.axpy(-learningRate / (end - start), sum, w);
+            problem.domain().project(w);
+        }
+        if (run.diagnosticsOn()) {
+            run.diagnose(Diagnostic.TRAIN_LOSS, problem.empiricalRisk(w));
+        }
+        return run.finish(w);
+    }
+
+    /** Builder. */
+    public static final class Builder extends OptimizerBuilder<Builder> {
+        private int batchSize = 0;
+        private double epochs = 30;
+        private double learningRate = 1.0;
+        private double l2 = 0;
+
+        private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /** Batch size b ≥ 1 (default min(256, n/10)). */
+        public Builder batchSize(int b) {
+            this.batchSize = Checks.atLeastOne("batchSize", b);
+            return this;
+        }
+
+        /** Epochs E &gt; 0 (default 30). */
+        public Builder epochs(double e) {
+            this.epochs = Checks.positive("epochs", e);
+            return this;
+        }
+
+        /** Step size η &gt; 0 (default 1). */
+        public Builder learningRate(double eta) {
+            this.learningRate = Checks.positive("learningRate", eta);
+            return this;
+        }
+
+        /** Weight decay λ ≥ 0 (default 0). */
+        public Builder l2(double lambda) {
+            this.l2 = Checks.nonNegative("l2", lambda);
+            return this;
+        }
+
+        /** Builds the optimizer. */
+        public NonPrivateSgd build() {
+            return new NonPrivateSgd(this);
+        }
+    }
+}
