@@ -62,4 +62,36 @@ public abstract class PrivateOptimizerContract {
         }
         assertTrue(r.steps() >= 1);
     }
+
+    @Test
+    void planIsAFunctionOfThePublicShapeOnly() {
+        Problem p = problem();
+        RunPlan a = optimizer().plan(p.shape(), budget());
+        RunPlan b = optimizer().plan(p.shape(), budget());
+        assertEquals(a.statement(), b.statement());
+        assertEquals(a.parameters(), b.parameters());
+        assertEquals(optimizer().name(), a.algorithm());
+        assertEquals(optimizer().relation(), a.relation());
+    }
+
+    @Test
+    void diagnosticsAreOffByDefaultAndSeededRunsSaySo() {
+        OptimizationResult r = optimizer().optimize(problem(), budget(), Rngs.seeded(6));
+        assertTrue(r.nonPrivateDiagnostics().isEmpty(), "diagnostics computed without being asked for: "
+                + r.nonPrivateDiagnostics());
+        assertEquals(org.dpopt.noise.NoiseSource.SEEDED_DESCRIPTION, r.noise());
+        assertTrue(r.privacy().toString().contains("not private unless the seed is secret"), r.privacy().toString());
+    }
+
+    @Test
+    void refusesAPlanForAnotherShape() {
+        Problem p = problem();
+        RunPlan plan = optimizer().plan(p.shape(), budget());
+        int n = p.size();
+        int d = p.dimension();
+        org.dpopt.data.Dataset wider = org.dpopt.data.Dataset.of(new double[n][d + 1], new double[n], 1.0);
+        Problem other = new Problem(wider, p.loss(), p.domain(), p.declaredSize());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> optimizer().run(other, plan, Rngs.seeded(7)));
+    }
 }
