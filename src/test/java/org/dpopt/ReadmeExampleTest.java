@@ -31,7 +31,7 @@ class ReadmeExampleTest {
         Splits.Split split = Splits.random(all, 0.2, Rngs.seeded(7));
         Problem problem = Problem.of(split.train(), Losses.logistic());
         PrivateOptimizer sgd = NoisySgd.builder().batchSize(256).epochs(30).clipNorm(1.0).build();
-        OptimizationResult r = sgd.optimize(problem, PrivacyBudget.of(1.0, 1e-5), Rngs.seeded(42));
+        OptimizationResult r = sgd.optimize(problem, PrivacyBudget.of(1.0, 1e-5), Rngs.secure());
         // --- end ---
         assertTrue(r.privacy().epsilon() <= 1.0);
         assertTrue(r.privacy().toString().contains("ADD_OR_REMOVE_ONE"));

@@ -32,9 +32,6 @@ public final class Algorithms {
     private static final Map<String, Spec> REGISTRY = new LinkedHashMap<>();
 
     static {
-        register(CoreAlgorithms.dpSgd());
-        register(CoreAlgorithms.nsgd());
-        register(CoreAlgorithms.nonPrivate());
         register(FrankWolfeAlgorithms.noisyFrankWolfe());
         register(FrankWolfeAlgorithms.vrFrankWolfe());
         register(FrankWolfeAlgorithms.noisySfw());

@@ -76,7 +76,7 @@ final class DemoCommand implements Callable<Integer> {
             OptimizationResult last = null;
             for (int r = 0; r < runs; r++) {
                 long s0 = System.nanoTime();
-                last = sgd.run(problem, plan, Rngs.seeded(1000 + r));
+                last = sgd.run(problem, plan, Rngs.secure());
                 secs += (System.nanoTime() - s0) / 1e9;
                 accs[r] = Metrics.accuracy(last.solution(), split.test());
                 if (last.privacy().epsilon() > eps) {

@@ -21,6 +21,7 @@ public final class Main implements Runnable {
     /** Builds the configured command line (used by tests). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        Flag.addAll(cl.getSubcommands().get("train").getCommandSpec());
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println("dpopt: " + oneLine(ex.getMessage()));

@@ -131,9 +131,13 @@ public final class DatasetIO {
 
     /**
      * Reads LIBSVM sparse format ({@code label idx:val idx:val ...}, 1-based indices) into a dense
-     * dataset of dimension {@code dimension} (or the largest index seen when dimension ≤ 0).
+     * dataset of the <em>declared</em> dimension: the number of features is a public constant, never the
+     * largest index present (one record with a unique index would otherwise change the model's length).
+     *
+     * @param dimension d ≥ 1; an index above it is an error naming the line
      */
     public static ReadResult readLibsvm(Path path, int dimension, double rowNormBound, RowNormPolicy policy) {
+        Checks.atLeastOne("dimension", dimension);
         Checks.positive("rowNormBound", rowNormBound);
         List<double[]> labelsAndPairs = new ArrayList<>();
         List<int[]> indices = new ArrayList<>();
@@ -184,7 +188,7 @@ public final class DatasetIO {
         if (labelsAndPairs.isEmpty()) {
             throw new IllegalArgumentException(path + " must contain at least one data row but had 0");
         }
-        int d = dimension > 0 ? dimension : maxIndex;
+        int d = dimension;
         if (maxIndex > d) {
             throw Checks.fail("largest feature index in " + path, "at most dimension " + d, maxIndex);
         }

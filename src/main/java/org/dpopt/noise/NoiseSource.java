@@ -32,7 +32,7 @@ public interface NoiseSource {
     /** The noise source for a run drawing from rng: secure iff rng came from {@link Rngs#secure()}. */
     static NoiseSource of(UniformRandomProvider rng) {
         Checks.notNull("rng", rng);
-        return new SeededNoise(rng);
+        return rng instanceof Rngs.SecureProvider ? new SeededNoise(rng, true) : new SeededNoise(rng, false);
     }
 
     /** True for production noise (cryptographic bits, floating-point-safe samplers). */

@@ -12,15 +12,18 @@ import org.ejml.data.DMatrixRMaj;
 final class SeededNoise implements NoiseSource {
     private final UniformRandomProvider rng;
     private final ZigguratSampler.NormalizedGaussian normal;
+    private final boolean secureBits;
 
-    SeededNoise(UniformRandomProvider rng) {
+    SeededNoise(UniformRandomProvider rng, boolean secureBits) {
         this.rng = rng;
         this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
+        this.secureBits = secureBits;
     }
 
+    /** INTERIM: cryptographic bits into the continuous samplers, until the floating-point-safe samplers land. */
     @Override
     public boolean isSecure() {
-        return false;
+        return secureBits;
     }
 
     @Override

@@ -74,13 +74,13 @@ class CliTest {
         Path model = dir.resolve("model.txt");
         JsonNode j = json(run("train", "--algorithm", "dp-sgd", "--data", f.toString(), "--epsilon", "2", "--delta", "1e-5",
                 "--epochs", "5", "--model-out", model.toString(), "--json"));
-        for (String k : new String[] {"algorithm", "epsilon", "delta", "test_accuracy", "test_loss", "train_loss",
-            "gradient_evaluations", "seconds", "seed"}) {
+        for (String k : new String[] {"algorithm", "epsilon", "delta", "noise", "parameters", "test_accuracy",
+            "test_loss", "test_note", "seconds"}) {
             assertTrue(j.has(k), "missing key " + k);
         }
         assertTrue(j.get("epsilon").asDouble() <= 2.0);
         assertEquals(2, Files.readAllLines(model).size());
-        assertEquals(60, j.get("n_test").asInt());
+        assertEquals(50, j.get("parameters").get("steps").asInt()); // T = ceil(E n / b) = ceil(5 * 240 / 24)
     }
 
     @Test

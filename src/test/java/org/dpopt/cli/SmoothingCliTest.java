@@ -70,6 +70,6 @@ class SmoothingCliTest {
         r = run("train", "--algorithm", "phased-sgd", "--data", data.toString(), "--epsilon", "1", "--delta", "1e-5",
                 "--batch-size", "10");
         assertEquals("2", r[0]);
-        assertTrue(r[2].contains("--batch-size must be unused by algorithm phased-sgd"), r[2]);
+        assertTrue(r[2].contains("--batch-size must be absent for phased-sgd"), r[2]);
     }
 }

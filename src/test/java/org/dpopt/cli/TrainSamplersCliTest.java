@@ -34,7 +34,7 @@ class TrainSamplersCliTest {
                     "--test-data", f.toString(), "--batch-size", "20", "--epochs", "3", "--epsilon", "2", "--delta", "1e-5",
                     "--json"));
             assertTrue(j.get("epsilon").asDouble() <= 2.0 + 1e-9, s);
-            assertEquals(30, j.get("steps").asInt(), s);
+            assertEquals(30, j.get("parameters").get("steps").asInt(), s);
             assertEquals(s.equals("poisson") ? "ADD_OR_REMOVE_ONE" : "ZERO_OUT", j.get("relation").asText(), s);
             if (s.startsWith("shuffle")) {
                 assertTrue(j.get("epsilon_lower").asDouble() < j.get("epsilon").asDouble(), s);

@@ -120,14 +120,17 @@ class DatasetTest {
     void libsvmIsReadIntoDense(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("a.libsvm");
         Files.writeString(f, "+1 1:0.5 3:0.25\n-1 2:0.1\n# comment\n");
-        Dataset d = DatasetIO.readLibsvm(f, 0, 1, DatasetIO.RowNormPolicy.REJECT).dataset();
+        Dataset d = DatasetIO.readLibsvm(f, 3, 1, DatasetIO.RowNormPolicy.REJECT).dataset();
         assertEquals(2, d.size());
         assertEquals(3, d.dimension());
+        // the declared dimension, not the largest index present, fixes d
+        assertEquals(7, DatasetIO.readLibsvm(f, 7, 1, DatasetIO.RowNormPolicy.REJECT).dataset().dimension());
+        assertThrows(IllegalArgumentException.class, () -> DatasetIO.readLibsvm(f, 0, 1, DatasetIO.RowNormPolicy.REJECT));
         assertEquals(0.25, d.feature(0, 2), 0);
         assertEquals(0.0, d.feature(0, 1), 0);
         assertEquals(-1, d.label(1), 0);
         Files.writeString(f, "+1 0:0.5\n");
-        assertThrows(IllegalArgumentException.class, () -> DatasetIO.readLibsvm(f, 0, 1, DatasetIO.RowNormPolicy.REJECT));
+        assertThrows(IllegalArgumentException.class, () -> DatasetIO.readLibsvm(f, 3, 1, DatasetIO.RowNormPolicy.REJECT));
         Files.writeString(f, "+1 5:0.5\n");
         assertThrows(IllegalArgumentException.class, () -> DatasetIO.readLibsvm(f, 3, 1, DatasetIO.RowNormPolicy.REJECT));
     }

@@ -1,4 +1,4 @@
-package org.dpopt.golden;
+package org.dpopt.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -12,14 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.dpopt.cli.Algorithms;
-import org.dpopt.cli.TrainOptions;
 import org.dpopt.data.BundledDatasets;
 import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
-import org.dpopt.geometry.ConvexSet;
-import org.dpopt.geometry.ConvexSets;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
@@ -48,7 +43,7 @@ class GoldenRunsTest {
         out.add(cli("dp-sgd", "logistic", bc, null, Map.of()));
         out.add(new Case("dp-sgd-fixed-z", NoisySgd.builder().noiseMultiplier(1.1).epochs(5).build(),
                 Problem.of(bc, Losses.logistic())));
-        out.add(cli("nsgd", "logistic", bc, 10.0, Map.of("--radius", 10.0)));
+        out.add(cli("nsgd", "logistic", bc, 10.0, Map.of()));
         out.add(cli("non-private", "logistic", bc, null, Map.of()));
         out.add(cli("noisy-frank-wolfe", "logistic", bc, null, Map.of()));
         out.add(cli("vr-frank-wolfe", "logistic", bc, null, Map.of()));
@@ -61,13 +56,16 @@ class GoldenRunsTest {
         return out;
     }
 
+    /** The optimizer and problem `dpopt train --algorithm name --loss loss flags...` builds. */
     private static Case cli(String name, String loss, Dataset data, Double radius, Map<String, Double> flags) {
-        Double p = flags.get("--p");
-        TrainOptions o = new TrainOptions(loss, null, null, null, null, null, radius, null, p, null, null,
-                Set.copyOf(flags.keySet()));
-        PrivateOptimizer opt = Algorithms.get(name).factory().apply(o);
-        ConvexSet domain = radius != null ? ConvexSets.l2Ball(radius) : ConvexSets.unconstrained();
-        return new Case(name, opt, Problem.of(data, Losses.byName(loss), domain));
+        Map<Flag<?>, Object> given = new java.util.HashMap<>();
+        for (Map.Entry<String, Double> e : flags.entrySet()) {
+            Flag<?> f = Flag.ALL.stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElseThrow();
+            given.put(f, e.getValue());
+        }
+        TrainArgs args = new TrainArgs(given, loss, false);
+        AlgorithmSpec spec = AlgorithmSpecs.get(name);
+        return new Case(name, spec.build(args), Problem.of(data, Losses.byName(loss), spec.domain(args)));
     }
 
     static String run(Case c) {

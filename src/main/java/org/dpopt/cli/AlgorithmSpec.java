@@ -1,0 +1,42 @@
+package org.dpopt.cli;
+
+import java.util.Map;
+import org.dpopt.geometry.ConvexSet;
+import org.dpopt.geometry.ConvexSets;
+import org.dpopt.optim.PrivateOptimizer;
+
+/**
+ * How {@code dpopt train} offers one algorithm: its name (the optimizer's), the optional flags it
+ * accepts with their defaults, its default loss and constraint set, and how it builds the optimizer.
+ * To add an algorithm, write one class implementing this and list it in {@link AlgorithmSpecs}.
+ */
+interface AlgorithmSpec {
+
+    /** The CLI name (equal to the optimizer's {@code name()}). */
+    String name();
+
+    /** One line for help output. */
+    String summary();
+
+    /** The optional flags this algorithm accepts, each with its default as shown in help. */
+    Map<Flag<?>, String> flags();
+
+    /** The loss used when {@code --loss} is not given. */
+    default String defaultLoss() {
+        return "logistic";
+    }
+
+    /** False only for the non-private baseline (which refuses --epsilon/--delta). */
+    default boolean isPrivate() {
+        return true;
+    }
+
+    /** The constraint set: the ℓ2 ball of {@code --radius} if given, else ℝ^d. */
+    default ConvexSet domain(TrainArgs args) {
+        Double r = args.get(Flag.RADIUS);
+        return r == null ? ConvexSets.unconstrained() : ConvexSets.l2Ball(r);
+    }
+
+    /** Builds the optimizer from the given flags (absent flags take the documented defaults). */
+    PrivateOptimizer build(TrainArgs args);
+}

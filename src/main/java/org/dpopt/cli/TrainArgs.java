@@ -1,0 +1,37 @@
+package org.dpopt.cli;
+
+import java.util.Map;
+import org.dpopt.linalg.Checks;
+
+/**
+ * The hyperparameter flags given to {@code dpopt train} (absent flags are null), the loss name, and
+ * whether non-private diagnostics were asked for.
+ *
+ * @param values given flags and their values
+ * @param loss the loss name (default per algorithm)
+ * @param diagnostics whether {@code --diagnostics} was given
+ */
+record TrainArgs(Map<Flag<?>, Object> values, String loss, boolean diagnostics) {
+
+    /** Copies. */
+    TrainArgs {
+        values = Map.copyOf(values);
+        Checks.notNull("loss", loss);
+    }
+
+    /** The value of a flag, or null if it was not given. */
+    <T> T get(Flag<T> f) {
+        return f.type().cast(values.get(f));
+    }
+
+    /** The value of a flag, or the default. */
+    <T> T or(Flag<T> f, T dflt) {
+        T v = get(f);
+        return v != null ? v : dflt;
+    }
+
+    /** True if the flag was given. */
+    boolean has(Flag<?> f) {
+        return values.containsKey(f);
+    }
+}
