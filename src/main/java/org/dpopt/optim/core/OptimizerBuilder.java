@@ -33,6 +33,12 @@ public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> {
         return self();
     }
 
+    /** Auditing and teaching: an observer of every noisy release of each run (default none). */
+    public B observer(ReleaseObserver o) {
+        options = options.withObserver(Checks.notNull("observer", o));
+        return self();
+    }
+
     /** Sets all shared settings at once (for {@code toBuilder}). */
     public B runOptions(RunOptions o) {
         options = Checks.notNull("options", o);

@@ -163,6 +163,7 @@ public final class PrivateRun {
         open();
         noise.addGaussian(v, sensitivity, mutation() == Mutation.HALF_NOISE ? 0.5 * z : z);
         ledgers.peek().record(event);
+        options.observer().gaussian(v, sensitivity, event);
     }
 
     /**
@@ -189,6 +190,7 @@ public final class PrivateRun {
         }
         int j = noise.reportNoisyMax(drawn, scores, count, sign);
         ledgers.peek().record(rnm.event());
+        options.observer().selection(j, rnm.event());
         return j;
     }
 
