@@ -7,10 +7,6 @@ import org.dpopt.geometry.Polytopes;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.OptimizationResult;
-import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
-import org.dpopt.optim.RunPlan;
 
 /** Helpers shared by the Frank–Wolfe tests. */
 final class FrankWolfeTests {
@@ -22,15 +18,5 @@ final class FrankWolfeTests {
         UniformRandomProvider rng = Rngs.seeded(seed);
         Dataset data = SparseLogistic.sample(n, SparseLogistic.wStar(d, 5, 2.0), 5, rng);
         return Problem.of(data, Losses.logistic(), Polytopes.l1Ball(10.0));
-    }
-
-    /** The plan of an optimizer for the problem's public shape. */
-    static RunPlan plan(PrivateOptimizer opt, Problem p, PrivacyBudget budget) {
-        return opt.plan(p.shape(), budget);
-    }
-
-    /** A seeded run. */
-    static OptimizationResult run(PrivateOptimizer opt, Problem p, PrivacyBudget budget, long seed) {
-        return opt.optimize(p, budget, Rngs.seeded(seed));
     }
 }
