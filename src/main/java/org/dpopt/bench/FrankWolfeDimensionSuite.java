@@ -15,7 +15,7 @@ import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.NoisyFrankWolfe;
+import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
@@ -68,10 +68,10 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
             for (int rep = 0; rep < reps; rep++) {
                 UniformRandomProvider gen = Rngs.seeded(1000L * d + rep);
                 Dataset data = SparseLogistic.sample(n, ws, k, gen);
-                Problem p = Problem.of(data, loss, Polytopes.l1Ball(d, radius));
+                Problem p = Problem.of(data, loss, Polytopes.l1Ball(radius));
                 long t0 = System.nanoTime();
-                OptimizationResult r = NoisyFrankWolfe.builder().supNormBound(SparseLogistic.supNorm(d, k)).build()
-                        .optimize(p, budget, Rngs.seeded(rep));
+                OptimizationResult r = NoisyFrankWolfe.builder().supNormBound(SparseLogistic.supNorm(d, k))
+                        .diagnostics(true).build().optimize(p, budget, Rngs.seeded(rep));
                 double sec = (System.nanoTime() - t0) / 1e9;
                 fwRisk[rep] = SparseLogistic.excessRisk(loss, r.solution(), ws, k, popSamples, Rngs.seeded(99 + rep));
                 csv.append(row(d, n, eps, rep, "noisy-frank-wolfe", fwRisk[rep],
@@ -80,7 +80,8 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
                 for (double lr : lrs) {
                     t0 = System.nanoTime();
                     OptimizationResult s = NoisySgd.builder().batchSize(Math.max(1, n / 10)).epochs(10)
-                            .clipNorm(1.0).learningRate(lr).build().optimize(p, budget, Rngs.seeded(rep));
+                            .clipNorm(1.0).learningRate(lr).diagnostics(true).build()
+                            .optimize(p, budget, Rngs.seeded(rep));
                     sec = (System.nanoTime() - t0) / 1e9;
                     double risk = SparseLogistic.excessRisk(loss, s.solution(), ws, k, popSamples,
                             Rngs.seeded(99 + rep));

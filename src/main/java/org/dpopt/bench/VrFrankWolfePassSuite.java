@@ -13,7 +13,7 @@ import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.VarianceReducedFrankWolfe;
+import org.dpopt.optim.frankwolfe.VarianceReducedFrankWolfe;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -37,7 +37,7 @@ final class VrFrankWolfePassSuite implements BenchSuite {
         int d = 100;
         int reps = quick ? 3 : 7;
         Problem p = Problem.of(Synthetic.logistic(n, Synthetic.plantedVector(d, 2.0, Rngs.seeded(1)), Rngs.seeded(2))
-                .data(), Losses.logistic(), Polytopes.l1Ball(d, 10.0));
+                .data(), Losses.logistic(), Polytopes.l1Ball(10.0));
         PrivacyBudget budget = PrivacyBudget.of(1, 1e-6);
         String[] names = {"default", "storage-order", "row-permutation"};
         VarianceReducedFrankWolfe[] algs = {

@@ -1,14 +1,13 @@
 package org.dpopt.cli;
 
 import java.util.Set;
-import java.util.function.IntFunction;
 import org.dpopt.geometry.LpBall;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.geometry.Polytopes;
 import org.dpopt.linalg.Checks;
-import org.dpopt.optim.NoisyFrankWolfe;
-import org.dpopt.optim.NoisyStochasticFrankWolfe;
-import org.dpopt.optim.VarianceReducedFrankWolfe;
+import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
+import org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe;
+import org.dpopt.optim.frankwolfe.VarianceReducedFrankWolfe;
 
 /**
  * CLI specs of the private Frank–Wolfe family: noisy-frank-wolfe, vr-frank-wolfe (polytopes:
@@ -21,35 +20,34 @@ final class FrankWolfeAlgorithms {
 
     private static final Set<String> POLYTOPE_FLAGS = Set.of("--constraint", "--radius");
 
-    static IntFunction<Polytope> polytope(TrainOptions o) {
+    static Polytope polytope(TrainOptions o) {
         String c = TrainOptions.or(o.constraint(), "l1");
         double r = TrainOptions.or(o.radius(), 1.0);
         Checks.positive("--radius", r);
         switch (c) {
             case "l1":
-                return d -> Polytopes.l1Ball(d, r);
+                return Polytopes.l1Ball(r);
             case "simplex":
-                return d -> Polytopes.simplex(d, r);
+                return Polytopes.simplex(r);
             default:
                 throw Checks.fail("--constraint", "l1 or simplex for a polytope algorithm", c);
         }
     }
 
-    static IntFunction<LpBall> lpBall(TrainOptions o) {
+    static LpBall lpBall(TrainOptions o) {
         String c = TrainOptions.or(o.constraint(), "lp");
         double r = TrainOptions.or(o.radius(), 1.0);
         Checks.positive("--radius", r);
         switch (c) {
             case "lp": {
                 double p = TrainOptions.or(o.p(), 2.0);
-                LpBall ball = new LpBall(p, r);
-                return d -> ball;
+                return new LpBall(p, r);
             }
             case "l1":
                 if (o.p() != null) {
                     throw Checks.fail("--p", "absent with --constraint l1 (p~ = 1 + 1/ln d is used)", o.p());
                 }
-                return d -> LpBall.effective(1.0, d, r);
+                return LpBall.effective(1.0, r);
             default:
                 throw Checks.fail("--constraint", "lp or l1 for noisy-sfw", c);
         }

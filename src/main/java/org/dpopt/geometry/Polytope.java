@@ -1,7 +1,5 @@
 package org.dpopt.geometry;
 
-import org.dpopt.data.Dataset;
-import org.dpopt.linalg.Checks;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -9,72 +7,46 @@ import org.ejml.data.DMatrixRMaj;
  * minimization oracle (LMO) {@code argmin_{v∈V} ⟨v, g⟩} that Frank–Wolfe methods need. Since a linear
  * function attains its minimum over conv(V) at a vertex, the LMO over W is the LMO over V.
  *
+ * <p>Like every {@link ConvexSet}, a polytope is described independently of d where it can be: the ℓ1
+ * ball and the simplex of radius r exist in every dimension (their vertex count and norms are answered
+ * for a given d, and vector arguments carry their own length), an explicit vertex list in its own
+ * dimension only (it refuses every other d).
+ *
  * <p>All methods are allocation-free; scores of all J vertices cost O(J) for the ℓ1 ball and the
  * simplex (one coordinate per vertex) and O(J·d) for an explicit vertex list.
  */
 public interface Polytope extends ConvexSet {
 
-    /** The ambient dimension d. */
-    int dimension();
+    /**
+     * J, the number of vertices of W ⊂ ℝ^d.
+     *
+     * @throws IllegalArgumentException if W does not exist in ℝ^d (a vertex list of another dimension)
+     */
+    int vertexCount(int d);
 
-    /** The ℓ2 diameter (a polytope has its own dimension). */
-    double diameter();
-
-    /** sup_{w∈W} ‖w‖₂. */
-    double radius();
-
-    /** {@link #diameter()}; d must be {@link #dimension()}. */
-    @Override
-    default double diameter(int d) {
-        checkDimension(d);
-        return diameter();
-    }
-
-    /** {@link #radius()}; d must be {@link #dimension()}. */
-    @Override
-    default double radius(int d) {
-        checkDimension(d);
-        return radius();
-    }
-
-    @Override
-    default boolean isBounded() {
-        return true;
-    }
-
-    private void checkDimension(int d) {
-        if (d != dimension()) {
-            throw Checks.fail("dimension", "the polytope's dimension " + dimension(), d);
-        }
-    }
-
-    /** The number of vertices J. */
-    int vertexCount();
-
-    /** Writes v_j into out (d×1). Modified: out. */
+    /** Writes v_j ∈ ℝ^d into out (d×1, d = out's length). Modified: out. */
     void vertex(int j, DMatrixRMaj out);
 
-    /** ⟨v_j, g⟩. Not modified: g. */
+    /** ⟨v_j, g⟩ in the dimension of g. Not modified: g. */
     double score(int j, DMatrixRMaj g);
 
-    /** out[j] = ⟨v_j, g⟩ for j &lt; J. Modified: out (length ≥ J). Not modified: g. */
+    /** out[j] = ⟨v_j, g⟩ for j &lt; J (d = g's length). Modified: out (length ≥ J). Not modified: g. */
     default void scores(DMatrixRMaj g, double[] out) {
-        for (int j = 0; j < vertexCount(); j++) {
+        int count = vertexCount(g.numRows);
+        for (int j = 0; j < count; j++) {
             out[j] = score(j, g);
         }
     }
-
-    /** ⟨v_j, x_i⟩ for row i of a dataset (O(1) for coordinate vertices). */
-    double vertexDotRow(int j, Dataset data, int i);
 
     /** w ← (1 − μ) w + μ v_j. Modified: w. */
     void moveToward(int j, double mu, DMatrixRMaj w);
 
     /** The exact LMO: the smallest index j minimizing ⟨v_j, g⟩. Not modified: g. */
     default int lmo(DMatrixRMaj g) {
+        int count = vertexCount(g.numRows);
         int best = 0;
         double bestScore = score(0, g);
-        for (int j = 1; j < vertexCount(); j++) {
+        for (int j = 1; j < count; j++) {
             double s = score(j, g);
             if (s < bestScore) {
                 bestScore = s;
@@ -84,11 +56,16 @@ public interface Polytope extends ConvexSet {
         return best;
     }
 
-    /** max_j ‖v_j‖₂ (the public constant score sensitivities are computed from). */
-    double maxVertexNorm2();
+    /** max_j ‖v_j‖₂ in ℝ^d (the public constant score sensitivities are computed from). */
+    double maxVertexNorm2(int d);
 
-    /** max_j ‖v_j‖₁. */
-    double maxVertexNorm1();
+    /** max_j ‖v_j‖₁ in ℝ^d. */
+    double maxVertexNorm1(int d);
+
+    @Override
+    default boolean isBounded() {
+        return true;
+    }
 
     /**
      * The Frank–Wolfe gap max_{v∈W} ⟨g, w − v⟩ = ⟨g, w⟩ − min_j ⟨v_j, g⟩ (≥ 0 for w ∈ W). Not modified:
@@ -96,7 +73,7 @@ public interface Polytope extends ConvexSet {
      */
     default double frankWolfeGap(DMatrixRMaj g, DMatrixRMaj w) {
         double gw = 0;
-        for (int k = 0; k < dimension(); k++) {
+        for (int k = 0; k < g.numRows; k++) {
             gw += g.data[k] * w.data[k];
         }
         return gw - score(lmo(g), g);

@@ -62,7 +62,7 @@ public enum Param {
     PART_SIZE("part_size", Kind.INTEGER),
     /** Per-example clip norm C. */
     CLIP_NORM("clip_norm", Kind.REAL),
-    /** Step size η. */
+    /** Step size η (for Frank–Wolfe: the constant step μ of w ← w + μ(v − w)). */
     LEARNING_RATE("learning_rate", Kind.REAL),
     /** ℓ2 regularisation λ in (λ/2)‖w‖² (or as the algorithm documents it). */
     L2("l2", Kind.REAL),
@@ -71,7 +71,26 @@ public enum Param {
     /** Which parameter rule made the plan: the theorem's setting ("paper") or the practical default. */
     PRESET("preset", Kind.TEXT),
     /** The accountant that calibrated and reports. */
-    ACCOUNTANT("accountant", Kind.TEXT);
+    ACCOUNTANT("accountant", Kind.TEXT),
+    // Frank–Wolfe family
+    /** Δ of each report-noisy-max score: the largest change of one candidate's score between neighbours. */
+    SCORE_SENSITIVITY("score_sensitivity", Kind.REAL),
+    /** J, the number of vertices (candidates) each selection chooses from. */
+    VERTICES("vertices", Kind.INTEGER),
+    /** B∞, a declared public bound on every row's ℓ∞ norm. */
+    SUP_NORM_BOUND("sup_norm_bound", Kind.REAL),
+    /** β of the Moreau envelope a non-smooth loss is replaced by (the envelope is β-smooth). */
+    MOREAU_SMOOTHING("moreau_smoothing", Kind.REAL),
+    /** Steps per round of an outer loop. */
+    STEPS_PER_ROUND("steps_per_round", Kind.INTEGER),
+    /** b₀, the records of a round's anchor batch (a full-batch estimate on fresh records). */
+    ANCHOR_BATCH_SIZE("anchor_batch_size", Kind.INTEGER),
+    /** Records a one-pass schedule reads, each at most once. */
+    RECORDS_USED("records_used", Kind.INTEGER),
+    /** Rows per block of a block-shuffled read order (0: the storage order). */
+    SHUFFLE_BLOCK("shuffle_block", Kind.INTEGER),
+    /** The exponent p of an ℓp-ball domain in the problem's dimension. */
+    LP_EXPONENT("lp_exponent", Kind.REAL);
 
     /** The value type of a key. */
     public enum Kind {

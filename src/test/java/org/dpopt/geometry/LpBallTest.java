@@ -89,7 +89,20 @@ class LpBallTest {
 
     @Test
     void effectiveExponentAndRefusals() {
-        assertEquals(1 + 1 / Math.log(1000), LpBall.effective(1.0, 1000, 1).p(), 1e-15);
+        LpBall effective = LpBall.effective(1.0, 1);
+        assertEquals(1 + 1 / Math.log(1000), effective.p(1000), 1e-15);
+        assertEquals(2.0, effective.p(2), 0); // 1 + 1/ln 2 > 2 is capped at 2
+        assertEquals(1.5, LpBall.effective(1.5, 1).p(1000), 0); // p̃ = max(p, 1 + 1/ln d)
+        assertEquals(1.5, new LpBall(1.5, 1).p(1000), 0);
+        assertEquals(effective, LpBall.effective(1.0, 1));
+        assertTrue(!effective.equals(new LpBall(1 + 1 / Math.log(1000), 1)), "a fixed exponent is another set");
+        // the ℓ_p̃ ball contains the ℓ1 ball of the same radius: its vertices are on the boundary
+        DMatrixRMaj e = Vectors.of(0, 1, 0, 0);
+        assertTrue(effective.contains(e, 1e-12) && !effective.contains(Vectors.of(0.8, 0.8, 0, 0), 0));
+        DMatrixRMaj v = new DMatrixRMaj(4, 1);
+        effective.lmo(Vectors.of(1, -2, 0.5, 0), v);
+        assertEquals(1, Norms.lp(v, 1 + 1 / Math.log(4)), 1e-9);
+        assertThrows(IllegalArgumentException.class, () -> LpBall.effective(0.5, 1));
         assertThrows(IllegalArgumentException.class, () -> new LpBall(1.0, 1));
         assertThrows(IllegalArgumentException.class, () -> new LpBall(2.5, 1));
         assertThrows(IllegalArgumentException.class, () -> new LpBall(1.5, 0));

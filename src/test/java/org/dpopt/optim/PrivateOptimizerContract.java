@@ -84,6 +84,19 @@ public abstract class PrivateOptimizerContract {
     }
 
     @Test
+    void aPlanIsReusableAndItsRunsCarryIt() {
+        // calibrate once, run many seeds: a plan holds no run state, and a run reports the plan it ran
+        Problem p = problem();
+        RunPlan plan = optimizer().plan(p.shape(), budget());
+        OptimizationResult a = optimizer().run(p, plan, Rngs.seeded(8));
+        OptimizationResult b = optimizer().run(p, plan, Rngs.seeded(8));
+        assertArrayEquals(a.solution().data, b.solution().data, 0.0);
+        org.junit.jupiter.api.Assertions.assertSame(plan, a.plan());
+        assertEquals(plan.statement(), a.ledger());
+        assertEquals(plan.parameters(), a.parameters());
+    }
+
+    @Test
     void refusesAPlanForAnotherShape() {
         Problem p = problem();
         RunPlan plan = optimizer().plan(p.shape(), budget());

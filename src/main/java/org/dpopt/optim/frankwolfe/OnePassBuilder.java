@@ -1,25 +1,29 @@
-package org.dpopt.optim;
+package org.dpopt.optim.frankwolfe;
 
 import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
+import org.dpopt.optim.core.OptimizerBuilder;
 
 /**
- * The schedule setters shared by the one-pass methods ({@link VarianceReducedFrankWolfe},
- * {@link NoisyStochasticFrankWolfe}): rounds, step size, steps per round and the read order.
+ * The setters the one-pass methods ({@link VarianceReducedFrankWolfe}, {@link NoisyStochasticFrankWolfe})
+ * share: the schedule (rounds, step size, steps per round), the read order, the accountant and the
+ * population sample of the non-private diagnostics. Every setter validates; the constraint set is set
+ * on the concrete builder (a polytope or an ℓp ball).
  *
- * @param <D> the kind of constraint set
  * @param <B> the concrete builder, returned by every setter
  */
-abstract class OnePassFrankWolfeBuilder<D, B extends OnePassFrankWolfeBuilder<D, B>>
-        extends FrankWolfeBuilder<D, B> {
-    int rounds;
-    double stepSize = Double.NaN;
-    int stepsPerRound;
-    boolean shuffle = true;
-    int shuffleBlock; // 0: automatic
+abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuilder<B> {
+    private int rounds;
+    private double stepSize = Double.NaN;
+    private int stepsPerRound;
+    private boolean shuffle = true;
+    private int shuffleBlock; // 0: automatic
+    private PrivacyAccountant accountant;
+    private Dataset population;
 
-    OnePassFrankWolfeBuilder(PrivacyAccountant defaultAccountant) {
-        super(defaultAccountant);
+    OnePassBuilder(PrivacyAccountant defaultAccountant) {
+        this.accountant = defaultAccountant;
     }
 
     /** Number of rounds R ≥ 1 (default ⌈(nε)^{1/3}⌉). */
@@ -61,9 +65,24 @@ abstract class OnePassFrankWolfeBuilder<D, B extends OnePassFrankWolfeBuilder<D,
         return self();
     }
 
+    /** The accountant (must be for replace-one; it calibrates the noise and certifies the run). */
+    public B accountant(PrivacyAccountant a) {
+        this.accountant = Checks.notNull("accountant", a);
+        return self();
+    }
+
+    /**
+     * A large sample from the data distribution (synthetic data with a known population): with
+     * diagnostics on, its risk at the output is reported as the non-private diagnostic
+     * {@code population_risk}.
+     */
+    public B populationSample(Dataset sample) {
+        this.population = Checks.notNull("populationSample", sample);
+        return self();
+    }
+
     /** The configuration as set so far. */
-    OnePassFrankWolfe.Settings<D> settings() {
-        return new OnePassFrankWolfe.Settings<>(domain, rounds, stepSize, stepsPerRound, accountant, diagnostics,
-                population, shuffle, shuffleBlock);
+    OnePassSettings settings() {
+        return new OnePassSettings(rounds, stepSize, stepsPerRound, shuffle, shuffleBlock, accountant, population);
     }
 }

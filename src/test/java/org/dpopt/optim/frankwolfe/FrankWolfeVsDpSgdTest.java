@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.frankwolfe;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +8,8 @@ import org.dpopt.geometry.Polytopes;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
@@ -30,7 +32,7 @@ class FrankWolfeVsDpSgdTest {
         int k = 5;
         DMatrixRMaj ws = SparseLogistic.wStar(d, k, 2.0);
         Dataset data = SparseLogistic.sample(n, ws, k, Rngs.seeded(21));
-        Problem p = Problem.of(data, Losses.logistic(), Polytopes.l1Ball(d, 10.0));
+        Problem p = Problem.of(data, Losses.logistic(), Polytopes.l1Ball(10.0));
         PrivacyBudget budget = PrivacyBudget.of(2.0, 1e-6);
         double fwRisk = 0;
         for (int seed = 1; seed <= 4; seed++) {

@@ -1,0 +1,282 @@
+package org.dpopt.optim.frankwolfe;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AdvancedCompositionAccountant;
+import org.dpopt.accounting.Calibration;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.DpEvents;
+import org.dpopt.accounting.EpsilonDeltaEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.accounting.SelfComposedEvent;
+import org.dpopt.data.Dataset;
+import org.dpopt.geometry.Polytope;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.noise.ReportNoisyMax;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunParameters;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
+import org.dpopt.oracle.GllBisectionProx;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * Noisy Frank–Wolfe with report-noisy-max vertex selection over a polytope W = conv(V) (Bassily,
+ * Guzmán, Menart, "Differentially Private Stochastic Optimization: New Results in Convex and
+ * Non-Convex Settings", NeurIPS 2021, arXiv:2107.05585, Algorithm 3 / Theorem 9; the scheme goes back
+ * to Talwar, Thakurta, Zhang, "Nearly-Optimal Private LASSO", NeurIPS 2015).
+ *
+ * <p>Iteration (w_0 = v_0): {@code g_t = ∇F̂(w_t)} (full batch), {@code j_t = argmin_j ⟨v_j, g_t⟩ + Lap(b)}
+ * by report-noisy-max over the J vertices, {@code w_{t+1} = (1 − μ_t) w_t + μ_t v_{j_t}} with
+ * μ_t = 2/(t+2). Output w_T. For the ℓ1 ball this costs O(nd) per step for the gradient and O(d) for
+ * the selection; margins ⟨w_t, x_i⟩ are updated in O(n) from the chosen vertex.
+ *
+ * <p>Assumptions: a GLL φ(⟨w,x⟩, y) with |φ′| ≤ L₀, rows with ‖x‖₂ ≤ R (the dataset's declared bound).
+ * A smooth φ (|φ″| ≤ β₀) is used as is; a non-smooth convex φ is replaced by its Moreau envelope with
+ * parameter β ∝ √(nε) (theory-notes/frank-wolfe.md §2), whose derivative {@link GllBisectionProx}
+ * computes by bisection to accuracy L₀/n (Algorithm 1 of the paper); the derivative stays in [−L₀, L₀],
+ * so the sensitivity below is unchanged.
+ *
+ * <p>Privacy (replace-one): each score ⟨v, g_t⟩ changes by at most
+ * {@code Δ = 2 L₀ · min(R max_v‖v‖₂, B∞ max_v‖v‖₁) / n} between neighbours (B∞ an optional declared bound
+ * on ‖x‖_∞, {@link Builder#supNormBound}; a full-batch mean, so scores may move in either direction),
+ * so report-noisy-max with b = 2Δ/ε0 is ε0-DP; the T adaptive steps are composed by the accountant
+ * (default {@link AdvancedCompositionAccountant}: Dwork–Rothblum–Vadhan and the exact
+ * Kairouz–Oh–Viswanath bound), ε0 being the largest per-step budget it certifies within (ε, δ).
+ * Statement: T × EpsilonDeltaEvent(ε0, 0). The step count T is a function of public constants
+ * (Γnε balanced against the selection error, theory-notes/frank-wolfe.md §2), clamped to [1, maxIterations].
+ */
+public final class NoisyFrankWolfe implements PrivateOptimizer {
+    private final Polytope domain;
+    private final long iterations;
+    private final long maxIterations;
+    private final double supBound;
+    private final PrivacyAccountant accountant;
+    private final Dataset population;
+    private final RunOptions options;
+
+    private NoisyFrankWolfe(Builder b) {
+        this.domain = b.domain;
+        this.iterations = b.iterations;
+        this.maxIterations = b.maxIterations;
+        this.supBound = b.supBound;
+        this.accountant = b.accountant;
+        this.population = b.population;
+        this.options = b.runOptions();
+    }
+
+    /** A builder with the documented defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return "noisy-frank-wolfe";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.REPLACE_ONE;
+    }
+
+    /**
+     * The planned run: everything from public constants.
+     *
+     * @param set W
+     * @param loss the GLL the gradients use (the Moreau envelope of a non-smooth loss)
+     * @param steps T
+     * @param rnm the selection mechanism (score sensitivity Δ, ε0 per step)
+     * @param supBound the declared ℓ∞ row bound B∞ (+∞ if none), checked when a run starts
+     * @param smoothing the Moreau parameter β, or NaN for a smooth loss
+     */
+    record Schedule(Polytope set, GeneralizedLinearLoss loss, long steps, ReportNoisyMax rnm, double supBound,
+            double smoothing) {
+    }
+
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        Checks.notNull("budget", budget);
+        GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
+        Polytope set = FrankWolfeSupport.polytope(domain, shape, name());
+        NoisyFrankWolfeRules rules = new NoisyFrankWolfeRules(shape, set, supBound);
+        double beta = Double.NaN;
+        if (!Double.isFinite(loss.scalarSmoothness())) {
+            beta = rules.smoothing(loss, budget);
+            loss = GllBisectionProx.of(loss, beta, loss.scalarLipschitz() / shape.size());
+        }
+        FrankWolfeSupport.requireReplaceOne(accountant);
+        long t = iterations > 0 ? iterations
+                : (long) Math.max(1, Math.min(maxIterations, Math.ceil(rules.theoremSteps(loss, budget))));
+        double delta = rules.sensitivity(loss);
+        double z = Calibration.noiseMultiplier(accountant, zz -> stepsEvent(1 / zz, t), budget.epsilon(),
+                budget.delta(), 1e-6);
+        double eps0 = 1 / z;
+        ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
+        RunParameters.Builder p = FrankWolfeSupport.parameters(shape, accountant)
+                .put(Param.STEPS, t)
+                .put(Param.EPSILON_PER_STEP, eps0)
+                .put(Param.SCORE_SENSITIVITY, delta)
+                .put(Param.LAPLACE_SCALE, rnm.scale())
+                .put(Param.VERTICES, set.vertexCount(shape.dimension()))
+                .putIfFinite(Param.SUP_NORM_BOUND, supBound)
+                .putIfFinite(Param.MOREAU_SMOOTHING, beta)
+                .put(Param.OUTPUT, "last");
+        return RunPlan.builder(name(), shape)
+                .privacy(stepsEvent(eps0, t), relation(), accountant, budget)
+                .parameters(p.build())
+                .exactSizeRequired(true)
+                .detail(new Schedule(set, loss, t, rnm, supBound, beta))
+                .build();
+    }
+
+    private static DpEvent stepsEvent(double eps0, long t) {
+        return DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), t));
+    }
+
+    @Override
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        Schedule s = plan.detail(Schedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        if (Double.isFinite(s.supBound())) {
+            checkSupBound(problem.data(), s.supBound());
+        }
+        DMatrixRMaj w = iterate(run, s);
+        // the gap of the objective the run minimizes: the smoothed one for a non-smooth loss
+        boolean smoothed = !Double.isNaN(s.smoothing());
+        Problem objective = smoothed ? Problem.of(problem.data(), s.loss(), s.set()) : problem;
+        FrankWolfeSupport.diagnose(run, population, w, s.steps() * problem.size(),
+                smoothed ? Diagnostic.FRANK_WOLFE_GAP_SMOOTHED : Diagnostic.FRANK_WOLFE_GAP,
+                () -> FrankWolfeSupport.frankWolfeGap(objective, s.set(), w));
+        return run.finish(w);
+    }
+
+    /** The T steps from w_0 = v_0; every selection is report-noisy-min through the run. */
+    private static DMatrixRMaj iterate(PrivateRun run, Schedule s) {
+        Dataset data = run.problem().data();
+        GeneralizedLinearLoss loss = s.loss();
+        Polytope set = s.set();
+        int n = data.size();
+        int d = data.dimension();
+        int nv = set.vertexCount(d);
+        DMatrixRMaj w = new DMatrixRMaj(d, 1);
+        set.vertex(0, w);
+        ChosenVertex vertex = new ChosenVertex(d);
+        vertex.load(set, 0);
+        double[] margins = new double[n];
+        for (int i = 0; i < n; i++) {
+            margins[i] = vertex.dotRow(data, i);
+        }
+        DMatrixRMaj g = new DMatrixRMaj(d, 1);
+        double[] scores = new double[nv];
+        for (long t = 0; t < s.steps(); t++) {
+            java.util.Arrays.fill(g.data, 0.0);
+            for (int i = 0; i < n; i++) {
+                data.addScaledRow(i, loss.derivative(margins[i], data.label(i)) / n, g);
+            }
+            set.scores(g, scores);
+            int j = run.reportNoisyMax(s.rnm(), scores, nv, -1.0);
+            double mu = 2.0 / (t + 2);
+            set.moveToward(j, mu, w);
+            vertex.load(set, j);
+            for (int i = 0; i < n; i++) {
+                margins[i] = (1 - mu) * margins[i] + mu * vertex.dotRow(data, i);
+            }
+        }
+        return w;
+    }
+
+    /**
+     * Refuses data violating the declared ℓ∞ bound, as {@link Dataset} refuses rows above its declared ℓ2
+     * bound: the bound is a public promise about the data, not a statistic of it.
+     */
+    static void checkSupBound(Dataset data, double bound) {
+        for (int i = 0; i < data.size(); i++) {
+            for (int j = 0; j < data.dimension(); j++) {
+                double v = Math.abs(data.feature(i, j));
+                if (!(v <= bound)) {
+                    throw Checks.fail("|feature[" + i + "][" + j + "]|", "at most the declared sup-norm bound "
+                            + bound, v);
+                }
+            }
+        }
+    }
+
+    /** Builder; every setter validates. */
+    public static final class Builder extends OptimizerBuilder<Builder> {
+        private Polytope domain;
+        private long iterations;
+        private long maxIterations = 10_000;
+        private double supBound = Double.POSITIVE_INFINITY;
+        private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
+        private Dataset population;
+
+        private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /**
+         * The constraint polytope W (default: the problem's domain, which must then be a polytope), e.g.
+         * {@code Polytopes.l1Ball(r)}.
+         */
+        public Builder domain(Polytope set) {
+            this.domain = Checks.notNull("domain", set);
+            return this;
+        }
+
+        /** Fixes T ≥ 1 instead of the theorem's value. */
+        public Builder iterations(long t) {
+            this.iterations = Checks.atLeastOne("iterations", t);
+            return this;
+        }
+
+        /** Upper clamp on the theorem's T (default 10000; the cost is n·T). */
+        public Builder maxIterations(long t) {
+            this.maxIterations = Checks.atLeastOne("maxIterations", t);
+            return this;
+        }
+
+        /**
+         * Declares a public bound B∞ ≥ ‖x‖_∞ on every row (the setting of the paper, ‖x‖_∞ ≤ 1); then
+         * Δ = 2L₀·min(R max‖v‖₂, B∞ max‖v‖₁)/n. Rows violating it are refused when the run starts.
+         */
+        public Builder supNormBound(double b) {
+            this.supBound = Checks.positive("supNormBound", b);
+            return this;
+        }
+
+        /** The accountant (replace-one; default advanced composition with the optimal bound). */
+        public Builder accountant(PrivacyAccountant a) {
+            this.accountant = Checks.notNull("accountant", a);
+            return this;
+        }
+
+        /**
+         * A large sample from the data distribution (synthetic data with a known population): with
+         * diagnostics on, its risk at the output is the non-private diagnostic {@code population_risk}.
+         */
+        public Builder populationSample(Dataset sample) {
+            this.population = Checks.notNull("populationSample", sample);
+            return this;
+        }
+
+        /** Builds the immutable optimizer. */
+        public NoisyFrankWolfe build() {
+            return new NoisyFrankWolfe(this);
+        }
+    }
+}

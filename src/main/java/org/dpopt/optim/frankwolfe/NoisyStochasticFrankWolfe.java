@@ -1,0 +1,215 @@
+package org.dpopt.optim.frankwolfe;
+
+import java.util.function.IntConsumer;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.Calibration;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.DpEvents;
+import org.dpopt.accounting.GaussianEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.RdpAccountant;
+import org.dpopt.accounting.SelfComposedEvent;
+import org.dpopt.geometry.LpBall;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * Noisy stochastic Frank–Wolfe over an ℓp ball, 1 &lt; p ≤ 2 (Bassily, Guzmán, Menart, "Differentially
+ * Private Stochastic Optimization: New Results in Convex and Non-Convex Settings", NeurIPS 2021,
+ * arXiv:2107.05585, Algorithm 5 / Theorems 13–14, in our reconstruction, theory-notes/frank-wolfe.md §4).
+ *
+ * <p>The round structure and recursive estimator of {@link VarianceReducedFrankWolfe} (one pass, fresh
+ * disjoint batches, anchor b₀ and difference batches b), but the estimator itself is released with
+ * Gaussian noise, {@code d̃_t = d_t + N(0, σ²I)}, and the exact LMO of the ball gives
+ * {@code v_t = −r·sign(d̃)|d̃|^{q−1}/‖d̃‖_q^{q−1}}; {@code w_{t+1} = w_t + μ(v_t − w_t)}. Output: the
+ * iterate at a uniformly random step (index drawn before the run). For p close to 1 use
+ * {@link LpBall#effective} (the ℓ_p̃ ball, p̃ = 1 + 1/ln d).
+ *
+ * <p>Assumptions: a smooth GLL (|φ′| ≤ L₀, |φ″| ≤ β₀; non-convex allowed), rows ‖x‖₂ ≤ R, so f is
+ * L = L₀R-Lipschitz and β = β₀R²-smooth in ℓ2; since p ≤ 2 the ℓ2 diameter of the ball is 2r.
+ *
+ * <p>Privacy (replace-one): a record in the anchor moves every d_t of its round by at most Δ = 2L/b₀
+ * in ℓ2, a record in a difference batch by at most 2βμ·2r/b ≤ Δ (b = ⌈b₀βμ·2r/L⌉). Each release d̃_t is
+ * the Gaussian mechanism with noise multiplier z = σ/Δ given the past releases, a record influences
+ * only the m releases of its round, and iterates are post-processing: the run is
+ * Parallel(R × [m × Gaussian(z)]), z calibrated by the accountant (default RDP, replace-one).
+ */
+public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
+    private final LpBall domain;
+    private final OnePassSettings settings;
+    private final RunOptions options;
+
+    private NoisyStochasticFrankWolfe(Builder b) {
+        this.domain = b.domain;
+        this.settings = b.settings();
+        this.options = b.runOptions();
+    }
+
+    /** A builder with the documented defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return "noisy-sfw";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.REPLACE_ONE;
+    }
+
+    /**
+     * The planned run: everything from public constants.
+     *
+     * @param ball W
+     * @param loss the GLL
+     * @param schedule rounds, steps, batches and read order
+     * @param sensitivity Δ = 2L/b₀, the ℓ2 sensitivity of every release
+     * @param release the event of one release, Gaussian(z)
+     */
+    record Schedule(LpBall ball, GeneralizedLinearLoss loss, OnePassSchedule schedule, double sensitivity,
+            GaussianEvent release) {
+    }
+
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        Checks.notNull("budget", budget);
+        GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
+        LpBall ball = FrankWolfeSupport.lpBall(domain, shape, name());
+        OnePassSchedule.requireExactSmoothLoss(loss, settings.accountant(), name());
+        int d = shape.dimension();
+        // the ball's diameter 2r is positive, so no floor is needed in the default m
+        OnePassSchedule s = OnePassSchedule.of(settings, shape, loss, budget.epsilon(), ball.diameter(d), 0.0);
+        double delta = 2 * s.lipschitz() / s.anchor();
+        int m = s.steps();
+        double z = Calibration.noiseMultiplier(settings.accountant(), zz -> roundEvent(zz, m), budget.epsilon(),
+                budget.delta(), 1e-6);
+        return RunPlan.builder(name(), shape)
+                .privacy(s.statement(roundEvent(z, m)), relation(), settings.accountant(), budget)
+                .parameters(s.put(FrankWolfeSupport.parameters(shape, settings.accountant()))
+                        .put(Param.NOISE_MULTIPLIER, z)
+                        .put(Param.SIGMA, z * delta)
+                        .put(Param.SENSITIVITY, delta)
+                        .put(Param.LP_EXPONENT, ball.p(d))
+                        .build())
+                .exactSizeRequired(true)
+                .detail(new Schedule(ball, loss, s, delta, new GaussianEvent(z)))
+                .build();
+    }
+
+    private static DpEvent roundEvent(double z, int m) {
+        return DpEvents.normalize(new SelfComposedEvent(new GaussianEvent(z), m));
+    }
+
+    @Override
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        Schedule s = plan.detail(Schedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        LpBall ball = s.ball();
+        DMatrixRMaj out = iterate(run, s, (estimate, v) -> {
+            System.arraycopy(estimate.data, 0, v.data, 0, v.numRows);
+            run.gaussian(v, s.sensitivity(), s.release());
+            ball.lmo(v, v);
+        }, null);
+        FrankWolfeSupport.diagnose(run, settings.population(), out, s.schedule().gradientEvaluations(),
+                Diagnostic.FRANK_WOLFE_GAP, () -> FrankWolfeSupport.frankWolfeGap(problem, ball, out));
+        return run.finish(out);
+    }
+
+    /**
+     * Turns the exact estimate d_t into the point v_t of a step: in production the Gaussian release
+     * through the run followed by the LMO of the ball.
+     */
+    interface Release {
+        void release(DMatrixRMaj estimate, DMatrixRMaj v);
+    }
+
+    /**
+     * The rounds of a run (the output iterate). Production passes the noisy release; tests may force
+     * the points to compare exact estimates on neighbouring datasets.
+     *
+     * @param visitor told every record index as it is read, or null
+     */
+    static DMatrixRMaj iterate(PrivateRun run, Schedule s, Release release, IntConsumer visitor) {
+        return new Rounds(run, s, release, visitor).iterate(run);
+    }
+
+    /** The noisy-estimator step over an ℓp ball. */
+    private static final class Rounds extends OnePassRounds {
+        private final Release release;
+        private final DMatrixRMaj v;
+        private DMatrixRMaj next;
+
+        Rounds(PrivateRun run, Schedule s, Release release, IntConsumer visitor) {
+            super(run, s.loss(), s.schedule(), visitor);
+            this.release = release;
+            this.v = new DMatrixRMaj(data.dimension(), 1);
+            this.next = new DMatrixRMaj(data.dimension(), 1);
+        }
+
+        @Override
+        void step(boolean more) {
+            double mu = schedule.mu();
+            int d = data.dimension();
+            release.release(est, v);
+            for (int c = 0; c < d; c++) {
+                next.data[c] = (1 - mu) * w.data[c] + mu * v.data[c];
+            }
+            if (more) {
+                double inv = 1.0 / schedule.batch();
+                for (int a = 0; a < schedule.batch(); a++) {
+                    int i = nextRecord();
+                    double y = data.label(i);
+                    double diff = loss.derivative(data.dot(i, next), y) - loss.derivative(data.dot(i, w), y);
+                    data.addScaledRow(i, diff * inv, est);
+                }
+            }
+            DMatrixRMaj tmp = w;
+            w = next;
+            next = tmp;
+        }
+    }
+
+    /** Builder; every setter validates (the schedule setters are shared with VR Frank–Wolfe). */
+    public static final class Builder extends OnePassBuilder<Builder> {
+        private LpBall domain;
+
+        private Builder() {
+            super(new RdpAccountant(RdpAccountant.DEFAULT_ORDERS, RdpAccountant.Conversion.IMPROVED,
+                    NeighboringRelation.REPLACE_ONE));
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /**
+         * The constraint ball W (default: the problem's domain, which must then be an ℓp ball), e.g.
+         * {@code new LpBall(1.5, r)} or {@code LpBall.effective(1, r)}.
+         */
+        public Builder domain(LpBall ball) {
+            this.domain = Checks.notNull("domain", ball);
+            return this;
+        }
+
+        /** Builds the immutable optimizer. */
+        public NoisyStochasticFrankWolfe build() {
+            return new NoisyStochasticFrankWolfe(this);
+        }
+    }
+}

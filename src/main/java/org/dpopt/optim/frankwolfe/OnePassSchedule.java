@@ -1,0 +1,139 @@
+package org.dpopt.optim.frankwolfe;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.ParallelComposedEvent;
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.oracle.GllBisectionProx;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.RunParameters;
+import org.dpopt.sampling.RecordOrder;
+
+/**
+ * The schedule the one-pass methods ({@link VarianceReducedFrankWolfe}, {@link NoisyStochasticFrankWolfe})
+ * share, from public constants only (theory-notes/frank-wolfe.md §3–4): R rounds of m steps with the
+ * constant step μ; round r reads an anchor batch of b₀ fresh records and m − 1 difference batches of b
+ * fresh records from a data-independent read order, so every record is read at most once and
+ * R(b₀ + (m − 1)b) ≤ n.
+ *
+ * @param rounds R
+ * @param steps m, steps per round
+ * @param mu the constant step μ ∈ (0, 1]
+ * @param anchor b₀
+ * @param batch b = ⌈b₀·βμ·diam₂/L⌉, which makes a difference-batch record's sensitivity at most an
+ *              anchor record's
+ * @param lipschitz L = L₀R, the ℓ2 Lipschitz constant of the per-example loss
+ * @param shuffle whether the read order shuffles blocks (false: storage order)
+ * @param block rows per shuffled block
+ */
+record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, double lipschitz, boolean shuffle,
+        int block) {
+
+    /**
+     * The schedule for the configured rounds, step size and steps per round (automatic: R = ⌈(nε)^{1/3}⌉,
+     * μ = 1/R, m = ⌈L/(βμ·max(diam, diamFloor))⌉ clamped to [1, n]), b₀ the largest anchor that fits n
+     * records and b = ⌈b₀βμ·diam/L⌉.
+     *
+     * @throws IllegalArgumentException if not even b₀ = 1 fits n records
+     */
+    static OnePassSchedule of(OnePassSettings settings, ProblemShape shape, GeneralizedLinearLoss loss, double epsilon,
+            double diam, double diamFloor) {
+        int n = shape.size();
+        double rn = shape.rowNormBound();
+        double lip = loss.scalarLipschitz() * rn;
+        double beta = Math.max(loss.scalarSmoothness() * rn * rn, 1e-300);
+        int r = settings.rounds() > 0 ? settings.rounds() : (int) Math.ceil(Math.cbrt(n * epsilon));
+        double mu = !Double.isNaN(settings.stepSize()) ? settings.stepSize() : 1.0 / r;
+        int m = settings.stepsPerRound() > 0 ? settings.stepsPerRound()
+                : (int) Math.max(1, Math.min(n, Math.ceil(lip / (beta * mu * Math.max(diam, diamFloor)))));
+        double ratio = beta * mu * diam / lip; // b = ⌈b₀·ratio⌉
+        int b0 = largestAnchor(n, r, m, ratio);
+        if (b0 < 1) {
+            throw Checks.fail("dataset size n", "at least rounds*(1 + (m-1)*ceil(ratio)) = "
+                    + (long) r * (1 + (long) (m - 1) * (long) Math.ceil(ratio)) + " for R = " + r + ", m = " + m, n);
+        }
+        int b = (int) Math.max(1, Math.ceil(b0 * ratio));
+        int block = settings.shuffleBlock() > 0 ? settings.shuffleBlock() : RecordOrder.blockFor(b);
+        return new OnePassSchedule(r, m, mu, b0, b, lip, settings.shuffle(), block);
+    }
+
+    /** The largest b₀ with R(b₀ + (m − 1)⌈b₀·ratio⌉) ≤ n (0 if none). */
+    static int largestAnchor(int n, int r, int m, double ratio) {
+        long lo = 0;
+        long hi = n;
+        while (lo < hi) {
+            long mid = (lo + hi + 1) / 2;
+            long b = Math.max(1, (long) Math.ceil(mid * ratio));
+            if ((double) r * (mid + (double) (m - 1) * b) <= n) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return (int) lo;
+    }
+
+    /**
+     * Refuses a non-smooth loss, a loss whose derivative is inexact (the difference-batch sensitivity
+     * rests on the smoothness bound) and an accountant for another relation than replace-one.
+     */
+    static void requireExactSmoothLoss(GeneralizedLinearLoss loss, PrivacyAccountant accountant, String algorithm) {
+        if (!Double.isFinite(loss.scalarSmoothness())) {
+            throw Checks.fail("loss", "smooth (finite second-derivative bound) for " + algorithm, loss.name());
+        }
+        if (loss instanceof GllBisectionProx) {
+            // its derivative is exact only to ±α/2, so differences are not bounded by β·|Δu| alone
+            throw Checks.fail("loss", "a GLL with an exact derivative for " + algorithm
+                    + " (the difference-batch sensitivity rests on the smoothness bound)", loss.name());
+        }
+        FrankWolfeSupport.requireReplaceOne(accountant);
+    }
+
+    /** R·m, the number of releases (and of candidate output iterates). */
+    long totalSteps() {
+        return (long) rounds * steps;
+    }
+
+    /** R(b₀ + (m − 1)b), the records the schedule reads, each once. */
+    long records() {
+        return (long) rounds * (anchor + (long) (steps - 1) * batch);
+    }
+
+    /** Per-example gradient evaluations: b₀ per anchor, 2b per difference batch. */
+    long gradientEvaluations() {
+        return (long) rounds * (anchor + 2L * (steps - 1) * batch);
+    }
+
+    /** The data-independent read order of n records. */
+    int[] order(int n, UniformRandomProvider rng) {
+        return shuffle ? RecordOrder.blockShuffle(n, block, rng) : RecordOrder.GIVEN.permutation(n, rng);
+    }
+
+    /** The statement Parallel(R × round): a record influences the releases of its own round only. */
+    DpEvent statement(DpEvent round) {
+        List<DpEvent> parts = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+            parts.add(round);
+        }
+        return new ParallelComposedEvent(parts);
+    }
+
+    /** Puts the schedule's public parameters. */
+    RunParameters.Builder put(RunParameters.Builder p) {
+        return p.put(Param.ROUNDS, rounds)
+                .put(Param.STEPS_PER_ROUND, steps)
+                .put(Param.STEPS, totalSteps())
+                .put(Param.LEARNING_RATE, mu)
+                .put(Param.ANCHOR_BATCH_SIZE, anchor)
+                .put(Param.BATCH_SIZE, batch)
+                .put(Param.RECORDS_USED, records())
+                .put(Param.SHUFFLE_BLOCK, shuffle ? block : 0)
+                .put(Param.OUTPUT, "random");
+    }
+}

@@ -1,0 +1,219 @@
+package org.dpopt.optim.frankwolfe;
+
+import java.util.function.IntConsumer;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AdvancedCompositionAccountant;
+import org.dpopt.accounting.Calibration;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.DpEvents;
+import org.dpopt.accounting.EpsilonDeltaEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.SelfComposedEvent;
+import org.dpopt.geometry.Polytope;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.noise.ReportNoisyMax;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * Variance-reduced private Frank–Wolfe over a polytope W = conv(V), one pass over the data (Bassily,
+ * Guzmán, Menart, "Differentially Private Stochastic Optimization: New Results in Convex and
+ * Non-Convex Settings", NeurIPS 2021, arXiv:2107.05585, Algorithm 4 / Theorems 10–11, in our
+ * reconstruction, theory-notes/frank-wolfe.md §3; the recursive estimator is of the SPIDER/SARAH type:
+ * Fang, Li, Lin, Zhang, "SPIDER", NeurIPS 2018, arXiv:1807.01695; Nguyen, Liu, Scheinberg, Takáč,
+ * "SARAH", ICML 2017, arXiv:1703.00102).
+ *
+ * <p>R rounds of m steps with a constant step μ. Round r: anchor
+ * {@code d_0 = (1/b₀) Σ_{A_r} ∇f(w_0; z)}; step t: {@code j_t = argmin_j ⟨v_j, d_t⟩ + Lap(s)}
+ * (report-noisy-max), {@code w_{t+1} = w_t + μ(v_{j_t} − w_t)}, then on a fresh batch B_{t+1} of size b:
+ * {@code d_{t+1} = d_t + (1/b) Σ_{B_{t+1}} [∇f(w_{t+1}; z) − ∇f(w_t; z)]}. Every batch is a fresh segment
+ * of a data-independent read order (shuffled blocks of up to 64 rows, {@link Builder#shuffleBlock}):
+ * each record is used in at most one batch. Output: the iterate w_{r,t} at a uniformly random step
+ * (index drawn before the run).
+ *
+ * <p>Assumptions: a smooth GLL (|φ′| ≤ L₀, |φ″| ≤ β₀, possibly non-convex), rows ‖x‖₂ ≤ R; so f is
+ * L = L₀R-Lipschitz and β = β₀R²-smooth in ℓ2.
+ *
+ * <p>Privacy (replace-one): a record in A_r moves every score ⟨v, d_t⟩ of round r by at most
+ * Δ₀ = 2L·max‖v‖₂/b₀; a record in B_t moves the scores of steps ≥ t by at most
+ * 2β‖w_t − w_{t−1}‖₂·max‖v‖₂/b ≤ 2βμ·diam₂(W)·max‖v‖₂/b, and b = ⌈b₀βμ·diam₂/L⌉ makes this ≤ Δ₀.
+ * Every selection uses the Laplace scale 2Δ₀/ε0 (ε0-DP with respect to any record of its round); a
+ * record influences the m selections of its round only, and iterates are post-processing of the
+ * selections, so the run is the parallel composition over rounds of m adaptive ε0-DP steps:
+ * Parallel(R × [m × (ε0, 0)]). ε0 is the largest value the accountant (default: advanced composition,
+ * {@link AdvancedCompositionAccountant}) certifies for m steps within (ε, δ).
+ *
+ * <p>Default schedule: R = ⌈(nε)^{1/3}⌉, μ = 1/R, m = ⌈L/(βμ·diam₂)⌉ (the difference batches of a round
+ * together are about as large as its anchor), b₀ the largest size that fits n records.
+ */
+public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
+    private final Polytope domain;
+    private final OnePassSettings settings;
+    private final RunOptions options;
+
+    private VarianceReducedFrankWolfe(Builder b) {
+        this.domain = b.domain;
+        this.settings = b.settings();
+        this.options = b.runOptions();
+    }
+
+    /** A builder with the documented defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return "vr-frank-wolfe";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.REPLACE_ONE;
+    }
+
+    /**
+     * The planned run: everything from public constants.
+     *
+     * @param set W
+     * @param loss the GLL
+     * @param schedule rounds, steps, batches and read order
+     * @param rnm the selection mechanism (score sensitivity Δ₀, ε0 per selection)
+     */
+    record Schedule(Polytope set, GeneralizedLinearLoss loss, OnePassSchedule schedule, ReportNoisyMax rnm) {
+    }
+
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        Checks.notNull("budget", budget);
+        GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
+        Polytope set = FrankWolfeSupport.polytope(domain, shape, name());
+        OnePassSchedule.requireExactSmoothLoss(loss, settings.accountant(), name());
+        int d = shape.dimension();
+        OnePassSchedule s = OnePassSchedule.of(settings, shape, loss, budget.epsilon(), set.diameter(d), 1e-300);
+        double delta = 2 * s.lipschitz() * set.maxVertexNorm2(d) / s.anchor();
+        int m = s.steps();
+        double z = Calibration.noiseMultiplier(settings.accountant(), zz -> roundEvent(1 / zz, m), budget.epsilon(),
+                budget.delta(), 1e-6);
+        double eps0 = 1 / z;
+        ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
+        return RunPlan.builder(name(), shape)
+                .privacy(s.statement(roundEvent(eps0, m)), relation(), settings.accountant(), budget)
+                .parameters(s.put(FrankWolfeSupport.parameters(shape, settings.accountant()))
+                        .put(Param.EPSILON_PER_STEP, eps0)
+                        .put(Param.SCORE_SENSITIVITY, delta)
+                        .put(Param.LAPLACE_SCALE, rnm.scale())
+                        .put(Param.VERTICES, set.vertexCount(d))
+                        .build())
+                .exactSizeRequired(true)
+                .detail(new Schedule(set, loss, s, rnm))
+                .build();
+    }
+
+    private static DpEvent roundEvent(double eps0, int m) {
+        return DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), m));
+    }
+
+    @Override
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        Schedule s = plan.detail(Schedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        DMatrixRMaj out = iterate(run, s, (scores, count) -> run.reportNoisyMax(s.rnm(), scores, count, -1.0), null);
+        FrankWolfeSupport.diagnose(run, settings.population(), out, s.schedule().gradientEvaluations(),
+                Diagnostic.FRANK_WOLFE_GAP, () -> FrankWolfeSupport.frankWolfeGap(problem, s.set(), out));
+        return run.finish(out);
+    }
+
+    /** Chooses the vertex of a step from its exact scores: report-noisy-max through the run in production. */
+    interface Selector {
+        int select(double[] scores, int count);
+    }
+
+    /**
+     * The rounds of a run (the output iterate). Production passes the report-noisy-max selector; tests
+     * may force the selections to compare exact scores on neighbouring datasets.
+     *
+     * @param visitor told every record index as it is read, or null
+     */
+    static DMatrixRMaj iterate(PrivateRun run, Schedule s, Selector selector, IntConsumer visitor) {
+        return new Rounds(run, s, selector, visitor).iterate(run);
+    }
+
+    /** The variance-reduced step over a polytope. */
+    private static final class Rounds extends OnePassRounds {
+        private final Polytope set;
+        private final Selector selector;
+        private final double[] scores;
+        private final ChosenVertex vertex;
+        private final int count;
+
+        Rounds(PrivateRun run, Schedule s, Selector selector, IntConsumer visitor) {
+            super(run, s.loss(), s.schedule(), visitor);
+            this.set = s.set();
+            this.selector = selector;
+            int d = data.dimension();
+            this.count = set.vertexCount(d);
+            this.scores = new double[count];
+            this.vertex = new ChosenVertex(d);
+            set.vertex(0, w);
+        }
+
+        @Override
+        void step(boolean more) {
+            double mu = schedule.mu();
+            set.scores(est, scores);
+            int j = selector.select(scores, count);
+            if (more) {
+                vertex.load(set, j);
+                double inv = 1.0 / schedule.batch();
+                for (int a = 0; a < schedule.batch(); a++) {
+                    int i = nextRecord();
+                    double uOld = data.dot(i, w);
+                    double uNew = (1 - mu) * uOld + mu * vertex.dotRow(data, i);
+                    double y = data.label(i);
+                    data.addScaledRow(i, (loss.derivative(uNew, y) - loss.derivative(uOld, y)) * inv, est);
+                }
+            }
+            set.moveToward(j, mu, w);
+        }
+    }
+
+    /** Builder; every setter validates (the schedule setters are shared with noisy SFW). */
+    public static final class Builder extends OnePassBuilder<Builder> {
+        private Polytope domain;
+
+        private Builder() {
+            super(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE));
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /**
+         * The constraint polytope W (default: the problem's domain, which must then be a polytope), e.g.
+         * {@code Polytopes.l1Ball(r)}.
+         */
+        public Builder domain(Polytope set) {
+            this.domain = Checks.notNull("domain", set);
+            return this;
+        }
+
+        /** Builds the immutable optimizer. */
+        public VarianceReducedFrankWolfe build() {
+            return new VarianceReducedFrankWolfe(this);
+        }
+    }
+}
