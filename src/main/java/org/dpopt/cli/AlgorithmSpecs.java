@@ -18,6 +18,9 @@ final class AlgorithmSpecs {
         add(new DpSgdSpec());
         add(new Bftt19SgdSpec());
         add(new NonPrivateSpec());
+        add(new NoisyFrankWolfeSpec());
+        add(new VrFrankWolfeSpec());
+        add(new NoisySfwSpec());
         for (Algorithms.Spec s : Algorithms.all().values()) {
             if (!ALL.containsKey(s.name())) {
                 add(new LegacySpec(s));

@@ -32,9 +32,6 @@ public final class Algorithms {
     private static final Map<String, Spec> REGISTRY = new LinkedHashMap<>();
 
     static {
-        register(FrankWolfeAlgorithms.noisyFrankWolfe());
-        register(FrankWolfeAlgorithms.vrFrankWolfe());
-        register(FrankWolfeAlgorithms.noisySfw());
         register(SmoothingAlgorithms.phasedSgd());
         register(SmoothingAlgorithms.proxSgd());
         register(MirrorAlgorithms.pgMirrorDescent());

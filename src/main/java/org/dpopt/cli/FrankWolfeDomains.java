@@ -1,0 +1,55 @@
+package org.dpopt.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.dpopt.geometry.LpBall;
+import org.dpopt.geometry.Polytope;
+import org.dpopt.geometry.Polytopes;
+import org.dpopt.linalg.Checks;
+
+/**
+ * The constraint sets of the Frank–Wolfe algorithms from {@code --constraint}, {@code --radius} and
+ * {@code --p}: polytopes ({@code l1} ball, {@code simplex}) for noisy and variance-reduced FW, ℓp balls
+ * ({@code lp}, or {@code l1} through the ℓ_{p̃} ball, p̃ = 1 + 1/ln d, which contains the ℓ1 ball of the
+ * same radius) for noisy stochastic FW.
+ */
+final class FrankWolfeDomains {
+    private FrankWolfeDomains() {
+    }
+
+    /** Default radius of every Frank–Wolfe constraint set. */
+    static final double DEFAULT_RADIUS = 1.0;
+
+    /** The flags of the polytope algorithms, with their defaults. */
+    static Map<Flag<?>, String> polytopeFlags() {
+        Map<Flag<?>, String> m = new LinkedHashMap<>();
+        m.put(Flag.CONSTRAINT, "l1 (or simplex)");
+        m.put(Flag.RADIUS, Double.toString(DEFAULT_RADIUS));
+        return m;
+    }
+
+    static Polytope polytope(TrainArgs a) {
+        double r = Checks.positive("--radius", a.or(Flag.RADIUS, DEFAULT_RADIUS));
+        String c = a.or(Flag.CONSTRAINT, "l1");
+        return switch (c) {
+            case "l1" -> Polytopes.l1Ball(r);
+            case "simplex" -> Polytopes.simplex(r);
+            default -> throw Checks.fail("--constraint", "l1 or simplex for a polytope algorithm", c);
+        };
+    }
+
+    static LpBall lpBall(TrainArgs a) {
+        double r = Checks.positive("--radius", a.or(Flag.RADIUS, DEFAULT_RADIUS));
+        String c = a.or(Flag.CONSTRAINT, "lp");
+        return switch (c) {
+            case "lp" -> new LpBall(a.or(Flag.P, 2.0), r);
+            case "l1" -> {
+                if (a.has(Flag.P)) {
+                    throw Checks.fail("--p", "absent with --constraint l1 (p~ = 1 + 1/ln d is used)", a.get(Flag.P));
+                }
+                yield LpBall.effective(1.0, r);
+            }
+            default -> throw Checks.fail("--constraint", "lp or l1 for noisy-sfw", c);
+        };
+    }
+}

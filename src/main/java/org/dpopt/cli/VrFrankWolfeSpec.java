@@ -1,0 +1,35 @@
+package org.dpopt.cli;
+
+import java.util.Map;
+import org.dpopt.geometry.ConvexSet;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.frankwolfe.VarianceReducedFrankWolfe;
+
+/** {@code vr-frank-wolfe}: one-pass variance-reduced private Frank–Wolfe over a polytope. */
+final class VrFrankWolfeSpec implements AlgorithmSpec {
+
+    @Override
+    public String name() {
+        return "vr-frank-wolfe";
+    }
+
+    @Override
+    public String summary() {
+        return "BGM21 Alg. 4: one-pass variance-reduced private Frank-Wolfe (smooth, non-convex allowed)";
+    }
+
+    @Override
+    public Map<Flag<?>, String> flags() {
+        return FrankWolfeDomains.polytopeFlags();
+    }
+
+    @Override
+    public ConvexSet domain(TrainArgs a) {
+        return FrankWolfeDomains.polytope(a);
+    }
+
+    @Override
+    public PrivateOptimizer build(TrainArgs a) {
+        return VarianceReducedFrankWolfe.builder().diagnostics(a.diagnostics()).build();
+    }
+}
