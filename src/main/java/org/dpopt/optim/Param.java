@@ -71,7 +71,21 @@ public enum Param {
     /** Which parameter rule made the plan: the theorem's setting ("paper") or the practical default. */
     PRESET("preset", Kind.TEXT),
     /** The accountant that calibrated and reports. */
-    ACCOUNTANT("accountant", Kind.TEXT);
+    ACCOUNTANT("accountant", Kind.TEXT),
+    // smoothing and geometry
+    /**
+     * Iterations of a smoothing oracle's inner solve per smoothed gradient: τ subgradient steps of a
+     * Moreau prox solve, or K halvings of a one-dimensional bisection prox.
+     */
+    INNER_STEPS("inner_steps", Kind.INTEGER),
+    /** α, the accuracy a smoothing oracle's gradient is computed to. */
+    SMOOTHING_ACCURACY("smoothing_accuracy", Kind.REAL),
+    /** e, the guaranteed ℓ2 error of one inexact (smoothed) per-example gradient, charged to the sensitivity. */
+    GRADIENT_ERROR("gradient_error", Kind.REAL),
+    /** p of the ℓp geometry (mirror map) a mirror-descent method works in. */
+    LP_NORM("lp_norm", Kind.REAL),
+    /** ρ, the weak-convexity constant the algorithm's proximal terms use. */
+    WEAK_CONVEXITY("weak_convexity", Kind.REAL);
 
     /** The value type of a key. */
     public enum Kind {

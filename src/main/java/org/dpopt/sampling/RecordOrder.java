@@ -1,12 +1,14 @@
 package org.dpopt.sampling;
 
 import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.PermutationSampler;
 import org.dpopt.linalg.Checks;
 
 /**
  * A data-independent order of the n records, for algorithms that cut the data into consecutive
- * disjoint parts (parallel composition under replace-one, ALGORITHMS.md §1.4). Every order is a
- * function of n and the RNG only.
+ * disjoint parts (parallel composition under replace-one: a replaced record changes exactly one part).
+ * Every order is a function of n and the RNG only; the shuffles are Commons RNG's
+ * {@link PermutationSampler#shuffle(UniformRandomProvider, int[])} (Fisher–Yates).
  */
 public enum RecordOrder {
     /** A uniformly random permutation; visiting rows in this order is random memory access. */
@@ -29,8 +31,8 @@ public enum RecordOrder {
         Checks.notNull("rng", rng);
         if (this == BLOCK_SHUFFLE) {
             int blocks = (n + BLOCK - 1) / BLOCK;
-            int[] bp = identity(blocks);
-            shuffleInPlace(bp, rng);
+            int[] bp = PermutationSampler.natural(blocks);
+            PermutationSampler.shuffle(rng, bp);
             int[] perm = new int[n];
             int k = 0;
             for (int b : bp) {
@@ -40,27 +42,10 @@ public enum RecordOrder {
             }
             return perm;
         }
-        int[] perm = identity(n);
+        int[] perm = PermutationSampler.natural(n);
         if (this == SHUFFLE) {
-            shuffleInPlace(perm, rng);
+            PermutationSampler.shuffle(rng, perm);
         }
         return perm;
-    }
-
-    private static int[] identity(int n) {
-        int[] a = new int[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = i;
-        }
-        return a;
-    }
-
-    private static void shuffleInPlace(int[] a, UniformRandomProvider rng) {
-        for (int i = a.length - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
     }
 }

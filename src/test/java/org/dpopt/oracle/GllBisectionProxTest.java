@@ -1,5 +1,6 @@
 package org.dpopt.oracle;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -153,24 +154,72 @@ class GllBisectionProxTest {
     @Test
     void costIsBoundedAndEarlyExitIsExact() {
         GllBisectionProx p = GllBisectionProx.of(Losses.hinge(), 2, 1e-6);
-        long[] calls = new long[1];
+        GllBisectionProx.Oracle o = p.oracle(1.0);
         // far from the kink: φ is affine on the whole bracket, two calls, exact answer
-        double d = p.derivative(-5, 1, calls);
+        double d = o.derivative(-5, 1);
         assertEquals(-1.0, d, 0.0);
-        assertEquals(2, calls[0]);
-        calls[0] = 0;
-        double v = p.proxPoint(-5, 1, calls);
+        assertEquals(2, o.subgradientCalls());
+        double v = o.proxPoint(-5, 1);
         assertEquals(-4.5, v, 0.0);
+        assertEquals(4, o.subgradientCalls());
         UniformRandomProvider rng = Rngs.seeded(6);
         for (int t = 0; t < 1000; t++) {
-            calls[0] = 0;
-            p.derivative(4 * rng.nextDouble() - 2, 1, calls);
-            assertTrue(calls[0] <= p.maxSubgradientCalls());
+            long before = o.subgradientCalls();
+            double u = 4 * rng.nextDouble() - 2;
+            assertEquals(p.derivative(u, 1), o.derivative(u, 1), 0.0, "the oracle computes the loss's derivative");
+            assertTrue(o.subgradientCalls() - before <= p.maxSubgradientCalls());
         }
         // prox at the kink (u in [1 − 1/β, 1]) needs the full bisection
-        calls[0] = 0;
-        p.derivative(0.8, 1, calls);
-        assertEquals(23, calls[0]);
+        long before = o.subgradientCalls();
+        o.derivative(0.8, 1);
+        assertEquals(23, o.subgradientCalls() - before);
+        assertEquals(o.subgradientCalls(), o.baseEvaluations());
+        // a fresh oracle starts from zero: counters belong to a run, not to the (shared) loss
+        assertEquals(0, p.oracle(1.0).subgradientCalls());
+    }
+
+    /** The oracle's clip-and-sum kernel is the GLL kernel on the prox: same bits as the exact oracle's. */
+    @Test
+    void kernelIsTheGllKernelAndCountsCalls() {
+        UniformRandomProvider rng = Rngs.seeded(8);
+        int n = 64;
+        int d = 3;
+        double[][] x = new double[n][d];
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                x[i][j] = (rng.nextDouble() - 0.5);
+            }
+            y[i] = rng.nextDouble() < 0.5 ? 1 : -1;
+        }
+        Dataset data = Dataset.of(x, y, 1.0);
+        GllBisectionProx p = GllBisectionProx.of(Losses.hinge(), 5, 1e-4);
+        int[] idx = new int[n];
+        double[] weights = new double[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = (7 * i) % n;
+            weights[i] = i % 5 == 0 ? 0 : -0.3;
+        }
+        DMatrixRMaj w = Vectors.of(0.4, -1.2, 2.0);
+        DMatrixRMaj a = new DMatrixRMaj(d, 1);
+        DMatrixRMaj b = new DMatrixRMaj(d, 1);
+        DMatrixRMaj scratch = new DMatrixRMaj(d, 1);
+        GllBisectionProx.Oracle o = p.oracle(1.0);
+        int ca = o.addClippedBatch(w, data, idx, 3, 50, weights, 0.2, a, scratch);
+        int cb = new ExactGradientOracle(p, Double.POSITIVE_INFINITY).addClippedBatch(w, data, idx, 3, 50, weights,
+                0.2, b, scratch);
+        assertArrayEquals(b.data, a.data, 0.0);
+        assertEquals(cb, ca);
+        assertTrue(ca > 0, "some gradients were clipped at 0.2");
+        long contributing = java.util.stream.IntStream.range(3, 50).filter(i -> weights[i] != 0).count();
+        assertTrue(o.subgradientCalls() >= 2 * contributing && o.subgradientCalls() <= p.maxSubgradientCalls()
+                * contributing, "calls " + o.subgradientCalls());
+        // a one-example range may write into w itself: the derivative is read first
+        DMatrixRMaj u = w.copy();
+        DMatrixRMaj step = w.copy();
+        o.addClippedBatch(u, data, idx, 7, 8, weights, 0.2, u, scratch);
+        p.oracle(1.0).addClippedBatch(w, data, idx, 7, 8, weights, 0.2, step, scratch);
+        assertArrayEquals(step.data, u.data, 0.0);
     }
 
     @Test
@@ -243,7 +292,6 @@ class GllBisectionProxTest {
         };
         e = assertThrows(IllegalArgumentException.class, () -> GllBisectionProx.of(nonConvex, 1, 1e-3));
         assertTrue(e.getMessage().startsWith("convexity of sin must be CONVEX"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> p.proxPoint(0, 1, null));
         assertThrows(IllegalArgumentException.class, () -> p.oracle(0));
     }
 }
