@@ -114,7 +114,9 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
     public void proxPoint(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
         Checks.vector("w", w, dimension);
         Checks.vector("out", out, dimension);
-        solve(w, data, i, new DMatrixRMaj(dimension, 1), out, new DMatrixRMaj(dimension, 1));
+        Run run = new Run();
+        solve(w, data, i, run.v, run.vBar, run.g);
+        Vectors.copy(run.vBar, out);
     }
 
     /**
@@ -162,12 +164,10 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
         Vectors.clipL2(out, lipschitz);
     }
 
-    /** ĝ = β(w − v̄), clipped to norm L. Modified: out. Not modified: w. Allocates two work vectors. */
+    /** ĝ = β(w − v̄), clipped to norm L. Modified: out. Not modified: w. Allocates its work vectors. */
     @Override
     public void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
-        DMatrixRMaj vBar = new DMatrixRMaj(dimension, 1);
-        solve(w, data, i, new DMatrixRMaj(dimension, 1), vBar, new DMatrixRMaj(dimension, 1));
-        envelopeGradient(w, vBar, out);
+        new Run().gradient(w, data, i, out);
     }
 
     @Override
@@ -224,7 +224,7 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
         return new Run();
     }
 
-    /** One run's oracle: preallocated work vectors, τ loss gradients counted per call. */
+    /** One run's oracle: preallocated work vectors, τ loss gradients counted per call (cost τ per call). */
     private final class Run implements SmoothedOracle {
         private final DMatrixRMaj v = new DMatrixRMaj(dimension, 1);
         private final DMatrixRMaj vBar = new DMatrixRMaj(dimension, 1);
@@ -240,7 +240,7 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
 
         @Override
         public double normBound() {
-            return lipschitz;
+            return MoreauEnvelopeOracle.this.normBound();
         }
 
         @Override

@@ -9,7 +9,8 @@ import org.dpopt.linalg.Checks;
 
 /**
  * Poisson sampling 𝒫_{b,T}: every batch independently contains each record with probability
- * q = b/n (Abadi et al. 2016; paper D §5.2). Batches are drawn by geometric skips, O(qn) work per
+ * q = b/n (Abadi et al., CCS 2016, arXiv:1607.00133; the ABLQ view of Chua et al., NeurIPS 2024,
+ * arXiv:2411.04205). Batches are drawn by geometric skips, O(qn) work per
  * batch, and come out sorted (good for memory locality).
  *
  * <p>Privacy event: {@code SelfComposed(PoissonSampled(q, Gaussian(z)), T)} under add/remove-one.

@@ -15,10 +15,12 @@ import org.dpopt.noise.Rngs;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
-/** The bisection prox against the closed forms of ALGORITHMS.md §8.3, brute force, and envelope facts. */
+/** The bisection prox against hand-computed envelopes, closed forms, brute force, and envelope facts. */
 class GllBisectionProxTest {
 
-    // provenance: ALGORITHMS.md §8.3 numeric table (β = 2, L0 = 1), verified there by brute force
+    // provenance: envelopes of |v| and max(0, 1 − v) at β = 2 (L0 = 1), computed by hand from the closed
+    // forms (a Huber function: quadratic within 1/β of the kink, the loss minus 1/(2β) beyond), and
+    // the same closed forms are checked at random points in matchesClosedFormsToAccuracy
     private static final double[] U = {-1.2, 0.0, 0.3, 0.8, 1.2, 1.5};
     private static final double[][] ABS = { // env, prox, env'
         {0.95, -0.7, -1.0}, {0.0, 0.0, 0.0}, {0.09, 0.0, 0.6}, {0.55, 0.3, 1.0}, {0.95, 0.7, 1.0}, {1.25, 1.0, 1.0}};
@@ -27,7 +29,7 @@ class GllBisectionProxTest {
 
     @Test
     void halvingsMatchSpecCount() {
-        assertEquals(21, GllBisectionProx.halvings(1, 1e-6)); // §8.3: K = ceil(log2(2/1e-6)) = 21
+        assertEquals(21, GllBisectionProx.halvings(1, 1e-6)); // K = ceil(log2(2/1e-6)) = 21
         assertEquals(3, GllBisectionProx.halvings(1, 0.25)); // 2/0.25 = 8 exactly
         assertEquals(11, GllBisectionProx.halvings(1, 1.0 / 1024));
         GllBisectionProx p = GllBisectionProx.of(Losses.hinge(), 2, 1e-6);
@@ -53,7 +55,7 @@ class GllBisectionProxTest {
         }
     }
 
-    /** Closed forms of §8.3 (and the squared loss) at random points and several β, α. */
+    /** The same closed forms (and the squared loss) at random points and several β, α. */
     @Test
     void matchesClosedFormsToAccuracy() {
         UniformRandomProvider rng = Rngs.seeded(3);

@@ -155,6 +155,8 @@ class MoreauEnvelopeOracleTest {
             org.junit.jupiter.api.Assertions.assertArrayEquals(expected[i], g.data, 0.0);
         }
         assertEquals((long) data.size() * env.innerSteps(), run.baseEvaluations());
+        assertEquals(env.innerSteps(), run.costPerCall());
+        assertEquals(1.0, run.normBound());
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
         try {
             java.util.List<java.util.concurrent.Future<Boolean>> fs = new java.util.ArrayList<>();

@@ -267,37 +267,6 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         }
     }
 
-    /** The k-th of m evenly spaced rounds in {1..T}: 1 + ⌊(k + ½)·T/m⌋ (stratified sample of t*). */
-    static int trajectoryRound(int k, int m, int rounds) {
-        return 1 + (int) Math.floor((k + 0.5) * rounds / m);
-    }
-
-    /** Copies of w_t at m evenly spaced rounds t ∈ {1..T_out} (a non-private diagnostic; no rng use). */
-    private static final class Trajectory {
-        private final DMatrixRMaj[] points;
-        private final int rounds;
-        private int next;
-
-        Trajectory(int m, int rounds) {
-            this.points = new DMatrixRMaj[m];
-            this.rounds = rounds;
-        }
-
-        void offer(int t, DMatrixRMaj w) {
-            if (next < points.length && trajectoryRound(next, points.length, rounds) == t) {
-                points[next++] = w.copy();
-            }
-        }
-
-        int size() {
-            return next;
-        }
-
-        DMatrixRMaj[] points() {
-            return java.util.Arrays.copyOf(points, next);
-        }
-    }
-
     /**
      * A uniformly random direction scaled to ‖w_1‖_p̃ = norm: d standard normals (Commons RNG ziggurat over
      * the run's rng, data-independent).

@@ -5,6 +5,9 @@ import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.GaussianEvent;
 import org.dpopt.accounting.ParallelComposedEvent;
 import org.dpopt.loss.Loss;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.RunParameters;
 import org.dpopt.oracle.GllBisectionProx;
 import org.dpopt.sampling.RecordOrder;
 
@@ -53,6 +56,34 @@ final class PhasedSchedule {
     /** The statement for k phases at noise multiplier z: {@code Parallel[Gaussian(z) × k]}. */
     static DpEvent statement(int phases, double z) {
         return new ParallelComposedEvent(Collections.nCopies(phases, (DpEvent) new GaussianEvent(z)));
+    }
+
+    /** The planned public parameters (η₁ as the learning rate, σ₁ and Δ₁ of the first release). */
+    RunParameters parameters(ProblemShape shape, String preset, String accountant) {
+        RunParameters.Builder p = RunParameters.builder()
+                .put(Param.DATASET_SIZE, shape.size())
+                .put(Param.DIMENSION, shape.dimension())
+                .put(Param.LIPSCHITZ, lipschitz)
+                .put(Param.SMOOTHNESS, smoothness())
+                .put(constrained ? Param.DIAMETER : Param.RADIUS, diameter)
+                .put(Param.CONSTRAINED, constrained)
+                .put(Param.PHASES, phases())
+                .put(Param.STEPS, totalSteps())
+                .put(Param.CLIP_NORM, lipschitz)
+                .put(Param.LEARNING_RATE, step(0))
+                .put(Param.NOISE_MULTIPLIER, noiseMultiplier)
+                .put(Param.SENSITIVITY, sensitivity(0))
+                .put(Param.SIGMA, sigma(0))
+                .put(Param.OUTPUT, "last")
+                .put(Param.PRESET, preset)
+                .put(Param.ACCOUNTANT, accountant);
+        GllBisectionProx prox = prox();
+        if (prox != null) {
+            p.put(Param.INNER_STEPS, prox.halvings())
+                    .put(Param.SMOOTHING_ACCURACY, prox.accuracy())
+                    .put(Param.GRADIENT_ERROR, gradientError());
+        }
+        return p.build();
     }
 
     int phases() {

@@ -16,10 +16,8 @@ import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
-import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
-import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.OptimizerBuilder;
@@ -179,7 +177,7 @@ public final class PhasedSgd implements PrivateOptimizer {
         PhasedSchedule s = new PhasedSchedule(sizes, steps, sens, z, eta, diam, constrained, lip, sm, order);
         return RunPlan.builder(name(), shape)
                 .privacy(PhasedSchedule.statement(k, z), relation(), accountant, budget)
-                .parameters(parameters(shape, s))
+                .parameters(s.parameters(shape, noise == Noise.PAPER ? "paper" : "calibrated", accountant.name()))
                 .detail(s)
                 .build();
     }
@@ -233,33 +231,6 @@ public final class PhasedSgd implements PrivateOptimizer {
                     "at most the budget " + eps + " (use calibrated noise)", spent);
         }
         return z;
-    }
-
-    private RunParameters parameters(ProblemShape shape, PhasedSchedule s) {
-        RunParameters.Builder p = RunParameters.builder()
-                .put(Param.DATASET_SIZE, shape.size())
-                .put(Param.DIMENSION, shape.dimension())
-                .put(Param.LIPSCHITZ, s.lipschitz())
-                .put(Param.SMOOTHNESS, s.smoothness())
-                .put(s.constrained() ? Param.DIAMETER : Param.RADIUS, s.diameter())
-                .put(Param.CONSTRAINED, s.constrained())
-                .put(Param.PHASES, s.phases())
-                .put(Param.STEPS, s.totalSteps())
-                .put(Param.CLIP_NORM, s.lipschitz())
-                .put(Param.LEARNING_RATE, s.step(0))
-                .put(Param.NOISE_MULTIPLIER, s.noiseMultiplier())
-                .put(Param.SENSITIVITY, s.sensitivity(0))
-                .put(Param.SIGMA, s.sigma(0))
-                .put(Param.OUTPUT, "last")
-                .put(Param.PRESET, noise == Noise.PAPER ? "paper" : "calibrated")
-                .put(Param.ACCOUNTANT, accountant.name());
-        GllBisectionProx prox = s.prox();
-        if (prox != null) {
-            p.put(Param.INNER_STEPS, prox.halvings())
-                    .put(Param.SMOOTHING_ACCURACY, prox.accuracy())
-                    .put(Param.GRADIENT_ERROR, s.gradientError());
-        }
-        return p.build();
     }
 
     @Override

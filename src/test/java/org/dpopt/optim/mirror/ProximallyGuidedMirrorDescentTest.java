@@ -120,11 +120,11 @@ class ProximallyGuidedMirrorDescentTest {
 
     @Test
     void trajectoryDiagnosticSamplesEvenlySpacedRounds() {
-        assertEquals(13, ProximallyGuidedMirrorDescent.trajectoryRound(0, 4, 100)); // midpoints of 4 strata
-        assertEquals(38, ProximallyGuidedMirrorDescent.trajectoryRound(1, 4, 100));
-        assertEquals(88, ProximallyGuidedMirrorDescent.trajectoryRound(3, 4, 100));
-        assertEquals(5, ProximallyGuidedMirrorDescent.trajectoryRound(4, 5, 5));
-        assertEquals(1, ProximallyGuidedMirrorDescent.trajectoryRound(0, 5, 5));
+        assertEquals(13, Trajectory.round(0, 4, 100)); // midpoints of 4 strata
+        assertEquals(38, Trajectory.round(1, 4, 100));
+        assertEquals(88, Trajectory.round(3, 4, 100));
+        assertEquals(5, Trajectory.round(4, 5, 5));
+        assertEquals(1, Trajectory.round(0, 5, 5));
         Problem pr = phaseRetrieval(3000, Synthetic.plantedVector(4, 1, Rngs.seeded(1)), 2);
         OptimizationResult r = ProximallyGuidedMirrorDescent.builder().diagnosticIterations(20).trajectoryPoints(6)
                 .diagnostics(true).build().optimize(pr, BUDGET, Rngs.seeded(4));
