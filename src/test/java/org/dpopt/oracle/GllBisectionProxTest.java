@@ -13,10 +13,19 @@ import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
 import org.dpopt.noise.Rngs;
 import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The bisection prox against hand-computed envelopes, closed forms, brute force, and envelope facts. */
 class GllBisectionProxTest {
+
+    @Nested
+    class RunOracleContract extends GradientOracleContract {
+        @Override
+        protected GradientOracle oracle() {
+            return GllBisectionProx.of(Losses.hinge(), 3, 1e-3).oracle(1.0);
+        }
+    }
 
     // provenance: envelopes of |v| and max(0, 1 − v) at β = 2 (L0 = 1), computed by hand from the closed
     // forms (a Huber function: quadratic within 1/β of the kink, the loss minus 1/(2β) beyond), and

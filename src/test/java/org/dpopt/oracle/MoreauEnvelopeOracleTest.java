@@ -11,10 +11,27 @@ import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
 import org.dpopt.noise.Rngs;
 import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The inner-GD Moreau oracle against the GLL reduction (an exact 1-D envelope) and its accuracy bound. */
 class MoreauEnvelopeOracleTest {
+
+    @Nested
+    class SharedContract extends GradientOracleContract {
+        @Override
+        protected GradientOracle oracle() {
+            return MoreauEnvelopeOracle.of(Losses.logistic(), 1, 2, 0.5, 4);
+        }
+    }
+
+    @Nested
+    class RunOracleContract extends GradientOracleContract {
+        @Override
+        protected GradientOracle oracle() {
+            return MoreauEnvelopeOracle.of(Losses.hinge(), 1, 2, 0.5, 4).newOracle(4, 1.0);
+        }
+    }
 
     private static Dataset data(int n, int d, double r, UniformRandomProvider rng) {
         double[][] x = new double[n][d];
