@@ -142,7 +142,7 @@ class SmoothingValidationTest {
                 double s2 = (System.nanoTime() - t1) / 1e9;
                 double inner = q.nonPrivateDiagnostics().get(Diagnostic.INNER_GRADIENT_EVALUATIONS);
                 proxMeasured.add(new double[] {n, inner});
-                measured = inner + "," + String.format(Locale.ROOT, "%.3f", s2);
+                measured = (long) inner + "," + String.format(Locale.ROOT, "%.3f", s2);
             }
             csv.append(String.format(Locale.ROOT, "%d,%.0f,%.0f,%.4f,%s,%.4g,%.4g%n", n, ph[k], calls[k], sec, measured,
                     proxPlanned[k], proxPaper[k]));
