@@ -22,7 +22,7 @@ import org.ejml.data.DMatrixRMaj;
  * exceeds the declared bound whatever the inner accuracy.
  *
  * <p>The prox is taken over ℝ^d, not over the constraint set W as in the paper: then f_β is L-Lipschitz
- * (with the prox over W it is only 2L-Lipschitz; {@code theory-notes/moreau-smoothing.md §4}), which is
+ * (with the prox over W it is only 2L-Lipschitz; {@code theory-notes/moreau-smoothing.md §3}), which is
  * what the clip to L keeps exactly. Reference: Bassily, Feldman, Talwar, Thakurta, "Private Stochastic
  * Convex Optimization with Optimal Rates", NeurIPS 2019, arXiv:1908.09970, §4 (A_ProxGD).
  *
