@@ -22,7 +22,7 @@ import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.ProximallyGuidedMirrorDescent;
+import org.dpopt.optim.mirror.ProximallyGuidedMirrorDescent;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -80,7 +80,7 @@ final class PgMirrorDescentSuite implements BenchSuite {
                     DMatrixRMaj wStar = Synthetic.plantedVector(D, 1, gen);
                     Problem pr = problem(c.loss(), ns[k], wStar, gen);
                     OptimizationResult res = ProximallyGuidedMirrorDescent.builder().p(c.p())
-                            .diagnosticIterations(DIAGNOSTIC_ITERATIONS).trajectoryPoints(TRAJECTORY_POINTS).build()
+                            .diagnosticIterations(DIAGNOSTIC_ITERATIONS).trajectoryPoints(TRAJECTORY_POINTS).diagnostics(true).build()
                             .optimize(pr, PrivacyBudget.of(c.epsilon(), 1e-5), Rngs.seeded(5_000L + r));
                     double secs = (System.nanoTime() - t0) / 1e9;
                     double e = res.nonPrivateDiagnostics().get(Diagnostic.EXPECTED_NEAR_STATIONARITY);

@@ -1,7 +1,7 @@
 package org.dpopt.cli;
 
 import java.util.Set;
-import org.dpopt.optim.ProximallyGuidedMirrorDescent;
+import org.dpopt.optim.mirror.ProximallyGuidedMirrorDescent;
 
 /** CLI spec of the weakly convex ℓp algorithm: pg-mirror-descent (BGM21 Algorithm 6). */
 final class MirrorAlgorithms {

@@ -6,10 +6,9 @@ import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.linalg.Checks;
-import org.dpopt.optim.sgd.Bftt19Sgd;
 import org.dpopt.optim.sgd.NoisySgd;
-import org.dpopt.optim.PhasedSgd;
-import org.dpopt.optim.ProxSgd;
+import org.dpopt.optim.smoothing.PhasedSgd;
+import org.dpopt.optim.smoothing.ProxSgd;
 
 /** CLI specs of the Moreau-smoothing algorithms: phased-sgd (FKT20 / BGM21 Alg. 2) and prox-sgd (A_ProxGD). */
 final class SmoothingAlgorithms {
@@ -64,8 +63,7 @@ final class SmoothingAlgorithms {
                         }
                         return ProxSgd.builder().noisySgd(b.build()).build();
                     }
-                    return ProxSgd.builder().noisySgd(Bftt19Sgd.builder().accountant(Accountants.byName(o.accountant()))
-                            .build()).build();
+                    return ProxSgd.builder().accountant(Accountants.byName(o.accountant())).build();
                 },
                 "A_ProxGD: noisy SGD on the Moreau envelope, prox by inner subgradient descent (BFTT19 preset with "
                         + "--radius only; practical DP-SGD otherwise)");

@@ -34,7 +34,9 @@ public enum Diagnostic {
     /** The proximal gap of the output (weakly convex objectives). */
     PROX_GAP("prox_gap"),
     /** The index of the output iterate among the run's iterates, when it is chosen at random. */
-    OUTPUT_INDEX("output_index");
+    OUTPUT_INDEX("output_index"),
+    /** Realized loss-gradient evaluations inside a smoothing oracle's inner solves (τ per smoothed gradient). */
+    INNER_GRADIENT_EVALUATIONS("inner_gradient_evaluations");
 
     private final String key;
 

@@ -79,8 +79,6 @@ public enum Param {
     VERTICES("vertices", Kind.INTEGER),
     /** B∞, a declared public bound on every row's ℓ∞ norm. */
     SUP_NORM_BOUND("sup_norm_bound", Kind.REAL),
-    /** β of the Moreau envelope a non-smooth loss is replaced by (the envelope is β-smooth). */
-    MOREAU_SMOOTHING("moreau_smoothing", Kind.REAL),
     /** Steps per round of an outer loop. */
     STEPS_PER_ROUND("steps_per_round", Kind.INTEGER),
     /** b₀, the records of a round's anchor batch (a full-batch estimate on fresh records). */
@@ -89,8 +87,20 @@ public enum Param {
     RECORDS_USED("records_used", Kind.INTEGER),
     /** Rows per block of a block-shuffled read order (0: the storage order). */
     SHUFFLE_BLOCK("shuffle_block", Kind.INTEGER),
-    /** The exponent p of an ℓp-ball domain in the problem's dimension. */
-    LP_EXPONENT("lp_exponent", Kind.REAL);
+    // smoothing and geometry
+    /**
+     * Iterations of a smoothing oracle's inner solve per smoothed gradient: τ subgradient steps of a
+     * Moreau prox solve, or K halvings of a one-dimensional bisection prox.
+     */
+    INNER_STEPS("inner_steps", Kind.INTEGER),
+    /** α, the accuracy a smoothing oracle's gradient is computed to. */
+    SMOOTHING_ACCURACY("smoothing_accuracy", Kind.REAL),
+    /** e, the guaranteed ℓ2 error of one inexact (smoothed) per-example gradient, charged to the sensitivity. */
+    GRADIENT_ERROR("gradient_error", Kind.REAL),
+    /** p of the ℓp geometry: of a mirror map, or of an ℓp-ball domain in the problem's dimension. */
+    LP_NORM("lp_norm", Kind.REAL),
+    /** ρ, the weak-convexity constant the algorithm's proximal terms use. */
+    WEAK_CONVEXITY("weak_convexity", Kind.REAL);
 
     /** The value type of a key. */
     public enum Kind {

@@ -26,14 +26,15 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Cost: at most K + 2 scalar subgradient calls and one inner product per gradient.
  *
  * <p>Reference: Bassily, Guzmán, Menart, "Differentially Private Stochastic Optimization: New Results
- * in Convex and Non-Convex Settings", NeurIPS 2021, arXiv:2107.05585, Algorithm 1 and Lemmas 4–5; bracket
- * and iteration count from ALGORITHMS.md §4.1. Assumptions: φ(·, y) convex and L₀-Lipschitz (its
- * {@code derivative} returns a true subgradient). The smoothed loss is convex, L₀R-Lipschitz,
- * βR²-smooth (rows ‖x‖ ≤ R) and satisfies φ_β ≤ φ ≤ φ_β + L₀²/(2β).
+ * in Convex and Non-Convex Settings", NeurIPS 2021, arXiv:2107.05585, Algorithm 1 and Lemmas 4–5 (the
+ * bracket and the iteration count are derived in {@code theory-notes/moreau-smoothing.md §2}).
+ * Assumptions: φ(·, y) convex and L₀-Lipschitz (its {@code derivative} returns a true subgradient).
+ * The smoothed loss is convex, L₀R-Lipschitz, βR²-smooth (rows ‖x‖ ≤ R) and satisfies
+ * φ_β ≤ φ ≤ φ_β + L₀²/(2β).
  *
- * <p>Immutable and thread-safe.
+ * <p>Immutable and thread-safe. A run that wants the cost of its calls uses its own {@link #oracle}.
  */
-public final class GllBisectionProx implements GeneralizedLinearLoss {
+public class GllBisectionProx implements GeneralizedLinearLoss, SmoothedLoss {
     private final GeneralizedLinearLoss base;
     private final double beta;
     private final double accuracy;
@@ -116,16 +117,7 @@ public final class GllBisectionProx implements GeneralizedLinearLoss {
         return bisect(u, y, null);
     }
 
-    /**
-     * The approximate prox point, adding the number of scalar subgradient calls made to
-     * {@code calls[0]} (a cost counter; not private).
-     */
-    public double proxPoint(double u, double y, long[] calls) {
-        Checks.notNull("calls", calls);
-        return bisect(u, y, calls);
-    }
-
-    private double bisect(double u, double y, long[] calls) {
+    private double bisect(double u, double y, Oracle counter) {
         double r = l0 / beta;
         double lo = u - r;
         double hi = u + r;
@@ -157,8 +149,8 @@ public final class GllBisectionProx implements GeneralizedLinearLoss {
         if (Double.isNaN(result)) {
             result = gLo == gHi ? Math.max(lo, Math.min(hi, u - gLo / beta)) : 0.5 * (lo + hi);
         }
-        if (calls != null) {
-            calls[0] += used;
+        if (counter != null) {
+            counter.calls += used;
         }
         if (!Double.isFinite(result)) {
             throw new IllegalStateException("prox of " + base.name() + " at u=" + u + ", y=" + y
@@ -170,11 +162,6 @@ public final class GllBisectionProx implements GeneralizedLinearLoss {
     private double clampedDerivative(double u, double v) {
         double c = beta * (u - v);
         return Math.max(-l0, Math.min(l0, c));
-    }
-
-    /** φ_β′(u, y) to accuracy α/2, clamped to [−L₀, L₀], counting subgradient calls into calls[0]. */
-    public double derivative(double u, double y, long[] calls) {
-        return clampedDerivative(u, proxPoint(u, y, calls));
     }
 
     @Override
@@ -237,27 +224,96 @@ public final class GllBisectionProx implements GeneralizedLinearLoss {
     }
 
     /**
-     * A gradient oracle over this smoothed loss for rows with ‖x‖ ≤ rowNormBound: norm bound L₀R,
-     * cost K + 2 scalar calls (worst case).
+     * The oracle of one run over this smoothed loss for rows with ‖x‖ ≤ rowNormBound: norm bound L₀R,
+     * at most K + 2 scalar calls per gradient, counted. Its clip-and-sum kernel is the GLL kernel of
+     * {@link ExactGradientOracle} (the same arithmetic as on any other GLL).
      */
-    public GradientOracle oracle(double rowNormBound) {
+    public Oracle oracle(double rowNormBound) {
         Checks.positive("rowNormBound", rowNormBound);
-        return new Oracle(this, l0 * rowNormBound);
+        return new Oracle(this, rowNormBound);
     }
 
-    private record Oracle(GllBisectionProx prox, double normBound) implements GradientOracle {
+    /** The same oracle (d is not needed: the prox is one-dimensional). */
+    @Override
+    public SmoothedOracle newOracle(int dimension, double rowNormBound) {
+        Checks.atLeastOne("dimension", dimension);
+        return oracle(rowNormBound);
+    }
+
+    /**
+     * The prox, its derivative and the per-example gradient of one run, with their own count of
+     * scalar subgradient calls. Not thread-safe: one per run.
+     */
+    public static final class Oracle implements SmoothedOracle {
+        private final GllBisectionProx prox;
+        private final ExactGradientOracle kernel;
+        private long calls;
+
+        private Oracle(GllBisectionProx prox, double rowNormBound) {
+            this.prox = prox;
+            this.kernel = new ExactGradientOracle(new Counting(prox, this), prox.l0 * rowNormBound);
+        }
+
+        /** The approximate prox point of u (see {@link GllBisectionProx#proxPoint}), counted. */
+        public double proxPoint(double u, double y) {
+            return prox.bisect(u, y, this);
+        }
+
+        /** φ_β′(u, y) to accuracy α/2, clamped to [−L₀, L₀], counted. */
+        public double derivative(double u, double y) {
+            return prox.clampedDerivative(u, prox.bisect(u, y, this));
+        }
+
+        /** Scalar subgradient calls made so far (non-private: they depend on the data). */
+        public long subgradientCalls() {
+            return calls;
+        }
+
+        @Override
+        public long baseEvaluations() {
+            return calls;
+        }
+
+        /** φ_β′(⟨w, x_i⟩, y_i)·x_i, guarded to norm L₀R. Modified: out. */
         @Override
         public void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
-            double c = prox.derivative(data.dot(i, w), data.label(i));
-            java.util.Arrays.fill(out.data, 0, out.numRows, 0.0);
-            double norm = Math.abs(c) * data.rowNorm(i);
-            // rows are within the declared bound; the extra guard keeps the bound even if they are not
-            data.addScaledRow(i, norm > normBound ? c * normBound / norm : c, out);
+            kernel.gradient(w, data, i, out);
+        }
+
+        @Override
+        public double normBound() {
+            return kernel.normBound();
         }
 
         @Override
         public int costPerCall() {
             return prox.maxSubgradientCalls();
+        }
+
+        /**
+         * The GLL clip-and-sum kernel with g = φ_β′: ‖∇‖ = |g|·‖x_i‖, one multiply to clip. For a
+         * one-element range out may be w itself (the derivative is read before out is written).
+         */
+        @Override
+        public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
+                double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
+            return kernel.addClippedBatch(w, data, idx, from, to, weights, clip, out, scratch);
+        }
+    }
+
+    /** The prox seen as a GLL whose derivative counts into its run's oracle (private to that oracle). */
+    private static final class Counting extends GllBisectionProx {
+        private final Oracle counter;
+
+        Counting(GllBisectionProx prox, Oracle counter) {
+            super(prox.base, prox.beta, prox.accuracy);
+            this.counter = counter;
+        }
+
+        @Override
+        public double derivative(double u, double y) {
+            GllBisectionProx prox = this;
+            return prox.clampedDerivative(u, prox.bisect(u, y, counter));
         }
     }
 

@@ -29,7 +29,9 @@ public interface GradientOracle {
      * <pre>   out ← out + Σ_{a ∈ [from, to)} ω_a · clip_C(g(w; x_{idx[a]})),   clip_C(g) = g·min(1, C/‖g‖₂)   </pre>
      * where g is {@link #gradient}, ω_a = weights[a] (1 if weights is null). Slots with ω_a = 0
      * (padding) and indices at or beyond the number of rows (records of a declared size that are absent)
-     * contribute nothing. Allocation-free. Modified: out, scratch (d×1). Not modified: w.
+     * contribute nothing. Allocation-free. Modified: out, scratch (d×1). Not modified: w. For a
+     * one-element range out may be w itself (a one-example SGD step): the gradient is evaluated before
+     * out is written.
      *
      * @param clip C &gt; 0, or +∞ for no clipping
      * @return the number of contributing examples whose gradient was clipped

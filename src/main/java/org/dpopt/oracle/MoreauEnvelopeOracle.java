@@ -22,22 +22,22 @@ import org.ejml.data.DMatrixRMaj;
  * exceeds the declared bound whatever the inner accuracy.
  *
  * <p>The prox is taken over ℝ^d, not over the constraint set W as in the paper: then f_β is L-Lipschitz
- * (with the prox over W it is only 2L-Lipschitz, ALGORITHMS.md §0.2), which is what the clip to L keeps
- * exactly. Reference: Bassily, Feldman, Talwar, Thakurta, "Private Stochastic Convex Optimization with
- * Optimal Rates", NeurIPS 2019, arXiv:1908.09970, §4 (A_ProxGD); ALGORITHMS.md §2.3.
+ * (with the prox over W it is only 2L-Lipschitz; {@code theory-notes/moreau-smoothing.md §3}), which is
+ * what the clip to L keeps exactly. Reference: Bassily, Feldman, Talwar, Thakurta, "Private Stochastic
+ * Convex Optimization with Optimal Rates", NeurIPS 2019, arXiv:1908.09970, §4 (A_ProxGD).
  *
- * <p><b>Not thread-safe:</b> an instance holds scratch vectors so that the inner loop does not allocate;
- * create one per run (optimizers do).
+ * <p>As a {@link Loss} this is f_β itself: value f (an upper bound on f_β within L²/(2β)), gradient
+ * ∇f_β as above, L-Lipschitz, β-smooth, convex. <b>Immutable and thread-safe</b>: {@link #gradient} and
+ * {@link #proxPoint} allocate their two work vectors per call; a run gets allocation-free gradients,
+ * and their cost count, from its own {@link #newOracle}.
  */
-public final class MoreauEnvelopeOracle implements GradientOracle {
+public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss {
     private final Loss loss;
     private final double lipschitz;
     private final double beta;
     private final double accuracy;
     private final int innerSteps;
-    private final DMatrixRMaj v;
-    private final DMatrixRMaj vBar;
-    private final DMatrixRMaj g;
+    private final int dimension;
 
     private MoreauEnvelopeOracle(Loss loss, double lipschitz, double beta, double accuracy, int innerSteps, int d) {
         this.loss = loss;
@@ -45,9 +45,7 @@ public final class MoreauEnvelopeOracle implements GradientOracle {
         this.beta = beta;
         this.accuracy = accuracy;
         this.innerSteps = innerSteps;
-        this.v = new DMatrixRMaj(d, 1);
-        this.vBar = new DMatrixRMaj(d, 1);
-        this.g = new DMatrixRMaj(d, 1);
+        this.dimension = d;
     }
 
     /**
@@ -105,17 +103,27 @@ public final class MoreauEnvelopeOracle implements GradientOracle {
         return accuracy;
     }
 
+    /** The loss f being smoothed. */
+    public Loss base() {
+        return loss;
+    }
+
     /**
      * The approximate prox point v̄ of w for row i, written into out. Modified: out. Not modified: w.
      */
     public void proxPoint(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
-        Checks.vector("w", w, v.numRows);
-        Checks.vector("out", out, v.numRows);
-        solve(w, data, i);
-        Vectors.copy(vBar, out);
+        Checks.vector("w", w, dimension);
+        Checks.vector("out", out, dimension);
+        Run run = new Run();
+        solve(w, data, i, run.v, run.vBar, run.g);
+        Vectors.copy(run.vBar, out);
     }
 
-    private void solve(DMatrixRMaj w, Dataset data, int i) {
+    /**
+     * The inner solve: v̄ ← the k-weighted average of projected subgradient descent on h from v_1 = w.
+     * Modified: v, vBar, g (work vectors). Not modified: w.
+     */
+    private void solve(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj v, DMatrixRMaj vBar, DMatrixRMaj g) {
         double radius = lipschitz / beta;
         Vectors.copy(w, v);
         Vectors.zero(vBar);
@@ -123,7 +131,7 @@ public final class MoreauEnvelopeOracle implements GradientOracle {
         double[] vs = v.data;
         double[] ws = w.data;
         double[] gs = g.data;
-        int d = v.numRows;
+        int d = dimension;
         for (int k = 1; k <= innerSteps; k++) {
             // v̄ accumulates k·v_k (v_1 = w)
             weightSum += k;
@@ -147,15 +155,19 @@ public final class MoreauEnvelopeOracle implements GradientOracle {
         Vectors.scale(1.0 / weightSum, vBar);
     }
 
-    /** ĝ = β(w − v̄), clipped to norm L. Modified: out. Not modified: w. */
-    @Override
-    public void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
-        solve(w, data, i);
+    /** ĝ = β(w − v̄) clipped to norm L, from v̄ (overwritten by ĝ when it is out itself). */
+    private void envelopeGradient(DMatrixRMaj w, DMatrixRMaj vBar, DMatrixRMaj out) {
         double[] o = out.data;
-        for (int j = 0; j < v.numRows; j++) {
+        for (int j = 0; j < dimension; j++) {
             o[j] = beta * (w.data[j] - vBar.data[j]);
         }
         Vectors.clipL2(out, lipschitz);
+    }
+
+    /** ĝ = β(w − v̄), clipped to norm L. Modified: out. Not modified: w. Allocates its work vectors. */
+    @Override
+    public void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
+        new Run().gradient(w, data, i, out);
     }
 
     @Override
@@ -167,6 +179,79 @@ public final class MoreauEnvelopeOracle implements GradientOracle {
     @Override
     public int costPerCall() {
         return innerSteps;
+    }
+
+    /** "f-moreau". */
+    @Override
+    public String name() {
+        return loss.name() + "-moreau";
+    }
+
+    /** f itself (an upper bound on f_β within L²/(2β); reported values refer to the unsmoothed loss). */
+    @Override
+    public double value(DMatrixRMaj w, Dataset data, int i) {
+        return loss.value(w, data, i);
+    }
+
+    /** L, whatever the row-norm bound (it was fixed when the envelope was made). */
+    @Override
+    public double lipschitz(double rowNormBound) {
+        return lipschitz;
+    }
+
+    /** β (in w). */
+    @Override
+    public double smoothness(double rowNormBound) {
+        return beta;
+    }
+
+    @Override
+    public Convexity convexity() {
+        return Convexity.CONVEX;
+    }
+
+    @Override
+    public boolean isClassification() {
+        return loss.isClassification();
+    }
+
+    /** A run's oracle: the same gradients, with its own work vectors and a count of inner steps. */
+    @Override
+    public SmoothedOracle newOracle(int d, double rowNormBound) {
+        if (d != dimension) {
+            throw Checks.fail("dimension", "the envelope's " + dimension, d);
+        }
+        return new Run();
+    }
+
+    /** One run's oracle: preallocated work vectors, τ loss gradients counted per call (cost τ per call). */
+    private final class Run implements SmoothedOracle {
+        private final DMatrixRMaj v = new DMatrixRMaj(dimension, 1);
+        private final DMatrixRMaj vBar = new DMatrixRMaj(dimension, 1);
+        private final DMatrixRMaj g = new DMatrixRMaj(dimension, 1);
+        private long evaluations;
+
+        @Override
+        public void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
+            solve(w, data, i, v, vBar, g);
+            evaluations += innerSteps;
+            envelopeGradient(w, vBar, out);
+        }
+
+        @Override
+        public double normBound() {
+            return MoreauEnvelopeOracle.this.normBound();
+        }
+
+        @Override
+        public int costPerCall() {
+            return innerSteps;
+        }
+
+        @Override
+        public long baseEvaluations() {
+            return evaluations;
+        }
     }
 
     @Override

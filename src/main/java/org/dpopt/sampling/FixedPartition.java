@@ -1,6 +1,7 @@
 package org.dpopt.sampling;
 
 import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.PermutationSampler;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -39,14 +40,9 @@ final class FixedPartition {
         }
     }
 
-    /** Uniform random permutation in place (Fisher–Yates). */
+    /** Uniform random permutation in place (Commons RNG's Fisher–Yates, the same draws as {@link RecordOrder}). */
     static void shuffle(int[] perm, UniformRandomProvider rng) {
-        for (int i = perm.length - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
+        PermutationSampler.shuffle(rng, perm);
     }
 
     /** Copies batch {@code t mod S} of the order {@code perm} (null: identity) into the slots. */

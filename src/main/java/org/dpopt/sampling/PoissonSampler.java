@@ -9,7 +9,8 @@ import org.dpopt.linalg.Checks;
 
 /**
  * Poisson sampling 𝒫_{b,T}: every batch independently contains each record with probability
- * q = b/n (Abadi et al. 2016; paper D §5.2). Batches are drawn by geometric skips, O(qn) work per
+ * q = b/n (Abadi et al., CCS 2016, arXiv:1607.00133; the ABLQ view of Chua et al., NeurIPS 2024,
+ * arXiv:2411.04205). Batches are drawn by geometric skips, O(qn) work per
  * batch, and come out sorted (good for memory locality).
  *
  * <p>Privacy event: {@code SelfComposed(PoissonSampled(q, Gaussian(z)), T)} under add/remove-one.
@@ -57,15 +58,34 @@ public record PoissonSampler(double expectedBatchSize, long steps) implements Po
 
     @Override
     public BatchIterator iterator(int n, UniformRandomProvider rng) {
-        double q = samplingProbability(n);
+        return over(null, n, samplingProbability(n), rng);
+    }
+
+    /**
+     * Poisson batches over a sub-range of records: every call includes each of the first
+     * {@code length} entries of {@code records} independently with probability q and writes the
+     * included records (in order) with weight 1. Geometric skips: O(q·length) work per batch.
+     *
+     * @param records the population (e.g. one part of a partition); null for 0..length−1
+     * @param length how many entries of {@code records} form the population
+     * @param q the inclusion probability in (0, 1] (1: every record)
+     * @param rng the source of the skips
+     */
+    public static BatchIterator over(int[] records, int length, double q, UniformRandomProvider rng) {
         Checks.notNull("rng", rng);
+        if (!(q > 0 && q <= 1)) {
+            throw Checks.fail("inclusion probability q", "in (0, 1]", q);
+        }
+        if (length < 0 || (records != null && length > records.length)) {
+            throw Checks.fail("length", "in [0, " + (records == null ? "n" : records.length) + "]", length);
+        }
         if (q >= 1) {
             return (idx, w) -> {
-                for (int i = 0; i < n; i++) {
-                    idx[i] = i;
+                for (int i = 0; i < length; i++) {
+                    idx[i] = records == null ? i : records[i];
                     w[i] = 1;
                 }
-                return n;
+                return length;
             };
         }
         double logOneMinusQ = Math.log1p(-q);
@@ -77,10 +97,10 @@ public record PoissonSampler(double expectedBatchSize, long steps) implements Po
                 double u = 1.0 - rng.nextDouble(); // in (0, 1]
                 long skip = (long) Math.floor(Math.log(u) / logOneMinusQ);
                 i += skip + 1;
-                if (i >= n || i < 0) {
+                if (i >= length || i < 0) {
                     return count;
                 }
-                idx[count] = (int) i;
+                idx[count] = records == null ? (int) i : records[(int) i];
                 w[count] = 1;
                 count++;
             }

@@ -41,7 +41,7 @@ class SmoothingCliTest {
         assertTrue(r[1].contains("\"algorithm\":\"phased-sgd\""), r[1]);
         assertTrue(r[1].contains("\"relation\":\"REPLACE_ONE\""), r[1]);
         assertTrue(r[1].contains("\"accountant\":\"basic-composition\""), r[1]);
-        assertTrue(r[1].contains("bisection_halvings"), r[1]);
+        assertTrue(r[1].contains("\"inner_steps\""), r[1]);
         // constrained variant and the RDP accountant under replace-one
         r = run("train", "--algorithm", "phased-sgd", "--data", data.toString(), "--epsilon", "1", "--delta", "1e-5",
                 "--radius", "2", "--accountant", "rdp", "--json");

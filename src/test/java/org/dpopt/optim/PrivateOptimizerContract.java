@@ -74,6 +74,20 @@ public abstract class PrivateOptimizerContract {
         assertEquals(optimizer().relation(), a.relation());
     }
 
+    /** Calibrate once, run many seeds: a reused plan gives the bits of a fresh optimize with the same seed. */
+    @Test
+    void aPlanIsReusableAcrossRuns() {
+        Problem p = problem();
+        RunPlan plan = optimizer().plan(p.shape(), budget());
+        OptimizationResult first = optimizer().run(p, plan, Rngs.seeded(8));
+        OptimizationResult again = optimizer().run(p, plan, Rngs.seeded(8));
+        OptimizationResult fresh = optimizer().optimize(p, budget(), Rngs.seeded(8));
+        assertArrayEquals(fresh.solution().data, first.solution().data, 0.0);
+        assertArrayEquals(fresh.solution().data, again.solution().data, 0.0);
+        assertEquals(plan.statement(), again.ledger());
+        assertEquals(plan.parameters(), again.parameters());
+    }
+
     @Test
     void diagnosticsAreOffByDefaultAndSeededRunsSaySo() {
         OptimizationResult r = optimizer().optimize(problem(), budget(), Rngs.seeded(6));

@@ -1,5 +1,6 @@
 package org.dpopt.oracle;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,12 +13,23 @@ import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
 import org.dpopt.noise.Rngs;
 import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** The bisection prox against the closed forms of ALGORITHMS.md §8.3, brute force, and envelope facts. */
+/** The bisection prox against hand-computed envelopes, closed forms, brute force, and envelope facts. */
 class GllBisectionProxTest {
 
-    // provenance: ALGORITHMS.md §8.3 numeric table (β = 2, L0 = 1), verified there by brute force
+    @Nested
+    class RunOracleContract extends GradientOracleContract {
+        @Override
+        protected GradientOracle oracle() {
+            return GllBisectionProx.of(Losses.hinge(), 3, 1e-3).oracle(1.0);
+        }
+    }
+
+    // provenance: envelopes of |v| and max(0, 1 − v) at β = 2 (L0 = 1), computed by hand from the closed
+    // forms (a Huber function: quadratic within 1/β of the kink, the loss minus 1/(2β) beyond), and
+    // the same closed forms are checked at random points in matchesClosedFormsToAccuracy
     private static final double[] U = {-1.2, 0.0, 0.3, 0.8, 1.2, 1.5};
     private static final double[][] ABS = { // env, prox, env'
         {0.95, -0.7, -1.0}, {0.0, 0.0, 0.0}, {0.09, 0.0, 0.6}, {0.55, 0.3, 1.0}, {0.95, 0.7, 1.0}, {1.25, 1.0, 1.0}};
@@ -26,7 +38,7 @@ class GllBisectionProxTest {
 
     @Test
     void halvingsMatchSpecCount() {
-        assertEquals(21, GllBisectionProx.halvings(1, 1e-6)); // §8.3: K = ceil(log2(2/1e-6)) = 21
+        assertEquals(21, GllBisectionProx.halvings(1, 1e-6)); // K = ceil(log2(2/1e-6)) = 21
         assertEquals(3, GllBisectionProx.halvings(1, 0.25)); // 2/0.25 = 8 exactly
         assertEquals(11, GllBisectionProx.halvings(1, 1.0 / 1024));
         GllBisectionProx p = GllBisectionProx.of(Losses.hinge(), 2, 1e-6);
@@ -52,7 +64,7 @@ class GllBisectionProxTest {
         }
     }
 
-    /** Closed forms of §8.3 (and the squared loss) at random points and several β, α. */
+    /** The same closed forms (and the squared loss) at random points and several β, α. */
     @Test
     void matchesClosedFormsToAccuracy() {
         UniformRandomProvider rng = Rngs.seeded(3);
@@ -153,24 +165,72 @@ class GllBisectionProxTest {
     @Test
     void costIsBoundedAndEarlyExitIsExact() {
         GllBisectionProx p = GllBisectionProx.of(Losses.hinge(), 2, 1e-6);
-        long[] calls = new long[1];
+        GllBisectionProx.Oracle o = p.oracle(1.0);
         // far from the kink: φ is affine on the whole bracket, two calls, exact answer
-        double d = p.derivative(-5, 1, calls);
+        double d = o.derivative(-5, 1);
         assertEquals(-1.0, d, 0.0);
-        assertEquals(2, calls[0]);
-        calls[0] = 0;
-        double v = p.proxPoint(-5, 1, calls);
+        assertEquals(2, o.subgradientCalls());
+        double v = o.proxPoint(-5, 1);
         assertEquals(-4.5, v, 0.0);
+        assertEquals(4, o.subgradientCalls());
         UniformRandomProvider rng = Rngs.seeded(6);
         for (int t = 0; t < 1000; t++) {
-            calls[0] = 0;
-            p.derivative(4 * rng.nextDouble() - 2, 1, calls);
-            assertTrue(calls[0] <= p.maxSubgradientCalls());
+            long before = o.subgradientCalls();
+            double u = 4 * rng.nextDouble() - 2;
+            assertEquals(p.derivative(u, 1), o.derivative(u, 1), 0.0, "the oracle computes the loss's derivative");
+            assertTrue(o.subgradientCalls() - before <= p.maxSubgradientCalls());
         }
         // prox at the kink (u in [1 − 1/β, 1]) needs the full bisection
-        calls[0] = 0;
-        p.derivative(0.8, 1, calls);
-        assertEquals(23, calls[0]);
+        long before = o.subgradientCalls();
+        o.derivative(0.8, 1);
+        assertEquals(23, o.subgradientCalls() - before);
+        assertEquals(o.subgradientCalls(), o.baseEvaluations());
+        // a fresh oracle starts from zero: counters belong to a run, not to the (shared) loss
+        assertEquals(0, p.oracle(1.0).subgradientCalls());
+    }
+
+    /** The oracle's clip-and-sum kernel is the GLL kernel on the prox: same bits as the exact oracle's. */
+    @Test
+    void kernelIsTheGllKernelAndCountsCalls() {
+        UniformRandomProvider rng = Rngs.seeded(8);
+        int n = 64;
+        int d = 3;
+        double[][] x = new double[n][d];
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                x[i][j] = (rng.nextDouble() - 0.5);
+            }
+            y[i] = rng.nextDouble() < 0.5 ? 1 : -1;
+        }
+        Dataset data = Dataset.of(x, y, 1.0);
+        GllBisectionProx p = GllBisectionProx.of(Losses.hinge(), 5, 1e-4);
+        int[] idx = new int[n];
+        double[] weights = new double[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = (7 * i) % n;
+            weights[i] = i % 5 == 0 ? 0 : -0.3;
+        }
+        DMatrixRMaj w = Vectors.of(0.4, -1.2, 2.0);
+        DMatrixRMaj a = new DMatrixRMaj(d, 1);
+        DMatrixRMaj b = new DMatrixRMaj(d, 1);
+        DMatrixRMaj scratch = new DMatrixRMaj(d, 1);
+        GllBisectionProx.Oracle o = p.oracle(1.0);
+        int ca = o.addClippedBatch(w, data, idx, 3, 50, weights, 0.2, a, scratch);
+        int cb = new ExactGradientOracle(p, Double.POSITIVE_INFINITY).addClippedBatch(w, data, idx, 3, 50, weights,
+                0.2, b, scratch);
+        assertArrayEquals(b.data, a.data, 0.0);
+        assertEquals(cb, ca);
+        assertTrue(ca > 0, "some gradients were clipped at 0.2");
+        long contributing = java.util.stream.IntStream.range(3, 50).filter(i -> weights[i] != 0).count();
+        assertTrue(o.subgradientCalls() >= 2 * contributing && o.subgradientCalls() <= p.maxSubgradientCalls()
+                * contributing, "calls " + o.subgradientCalls());
+        // a one-example range may write into w itself: the derivative is read first
+        DMatrixRMaj u = w.copy();
+        DMatrixRMaj step = w.copy();
+        o.addClippedBatch(u, data, idx, 7, 8, weights, 0.2, u, scratch);
+        p.oracle(1.0).addClippedBatch(w, data, idx, 7, 8, weights, 0.2, step, scratch);
+        assertArrayEquals(step.data, u.data, 0.0);
     }
 
     @Test
@@ -243,7 +303,6 @@ class GllBisectionProxTest {
         };
         e = assertThrows(IllegalArgumentException.class, () -> GllBisectionProx.of(nonConvex, 1, 1e-3));
         assertTrue(e.getMessage().startsWith("convexity of sin must be CONVEX"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> p.proxPoint(0, 1, null));
         assertThrows(IllegalArgumentException.class, () -> p.oracle(0));
     }
 }

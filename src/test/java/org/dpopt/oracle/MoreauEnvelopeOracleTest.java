@@ -11,10 +11,27 @@ import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
 import org.dpopt.noise.Rngs;
 import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** The inner-GD Moreau oracle against the GLL reduction (an exact 1-D envelope) and its accuracy bound. */
 class MoreauEnvelopeOracleTest {
+
+    @Nested
+    class SharedContract extends GradientOracleContract {
+        @Override
+        protected GradientOracle oracle() {
+            return MoreauEnvelopeOracle.of(Losses.logistic(), 1, 2, 0.5, 4);
+        }
+    }
+
+    @Nested
+    class RunOracleContract extends GradientOracleContract {
+        @Override
+        protected GradientOracle oracle() {
+            return MoreauEnvelopeOracle.of(Losses.hinge(), 1, 2, 0.5, 4).newOracle(4, 1.0);
+        }
+    }
 
     private static Dataset data(int n, int d, double r, UniformRandomProvider rng) {
         double[][] x = new double[n][d];
@@ -125,6 +142,61 @@ class MoreauEnvelopeOracleTest {
             o.proxPoint(w, data, i, v);
             assertTrue(Vectors.distance2(v, w) <= 0.5 + 1e-12, "dist " + Vectors.distance2(v, w));
         }
+    }
+
+    /**
+     * The envelope is an immutable loss shared by runs: a run's own oracle gives the same bits as the
+     * thread-safe gradient and counts τ inner steps per call, and concurrent use does not interfere.
+     */
+    @Test
+    void runOraclesMatchTheSharedLossAndKeepTheirOwnScratch() throws Exception {
+        UniformRandomProvider rng = Rngs.seeded(14);
+        int d = 3;
+        Dataset data = data(20, d, 1.0, rng);
+        MoreauEnvelopeOracle env = MoreauEnvelopeOracle.of(Losses.hinge(), 1, 2, 0.2, d);
+        assertEquals("hinge-moreau", env.name());
+        assertEquals(1.0, env.lipschitz(5.0));
+        assertEquals(2.0, env.smoothness(5.0));
+        assertEquals(Losses.hinge().value(Vectors.of(1, 2, 3), data, 4), env.value(Vectors.of(1, 2, 3), data, 4));
+        DMatrixRMaj w = Vectors.of(0.3, -0.7, 0.1);
+        double[][] expected = new double[data.size()][];
+        for (int i = 0; i < data.size(); i++) {
+            DMatrixRMaj g = new DMatrixRMaj(d, 1);
+            env.gradient(w, data, i, g);
+            expected[i] = g.data.clone();
+        }
+        SmoothedOracle run = env.newOracle(d, 1.0);
+        DMatrixRMaj g = new DMatrixRMaj(d, 1);
+        for (int i = 0; i < data.size(); i++) {
+            run.gradient(w, data, i, g);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(expected[i], g.data, 0.0);
+        }
+        assertEquals((long) data.size() * env.innerSteps(), run.baseEvaluations());
+        assertEquals(env.innerSteps(), run.costPerCall());
+        assertEquals(1.0, run.normBound());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.List<java.util.concurrent.Future<Boolean>> fs = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                fs.add(pool.submit(() -> {
+                    DMatrixRMaj out = new DMatrixRMaj(d, 1);
+                    boolean same = true;
+                    for (int rep = 0; rep < 50; rep++) {
+                        for (int i = 0; i < data.size(); i++) {
+                            env.gradient(w, data, i, out);
+                            same &= java.util.Arrays.equals(expected[i], out.data);
+                        }
+                    }
+                    return same;
+                }));
+            }
+            for (java.util.concurrent.Future<Boolean> f : fs) {
+                assertTrue(f.get(), "concurrent gradients of the shared envelope differ");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThrows(IllegalArgumentException.class, () -> env.newOracle(d + 1, 1.0));
     }
 
     @Test

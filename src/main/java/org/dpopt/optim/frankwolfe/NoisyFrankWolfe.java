@@ -130,7 +130,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
                 .put(Param.LAPLACE_SCALE, rnm.scale())
                 .put(Param.VERTICES, set.vertexCount(shape.dimension()))
                 .putIfFinite(Param.SUP_NORM_BOUND, supBound)
-                .putIfFinite(Param.MOREAU_SMOOTHING, beta)
+                .putIfFinite(Param.SMOOTHNESS, beta)
                 .put(Param.OUTPUT, "last");
         return RunPlan.builder(name(), shape)
                 .privacy(stepsEvent(eps0, t), relation(), accountant, budget)

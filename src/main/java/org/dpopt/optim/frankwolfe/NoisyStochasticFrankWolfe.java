@@ -104,7 +104,7 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
                         .put(Param.NOISE_MULTIPLIER, z)
                         .put(Param.SIGMA, z * delta)
                         .put(Param.SENSITIVITY, delta)
-                        .put(Param.LP_EXPONENT, ball.p(d))
+                        .put(Param.LP_NORM, ball.p(d))
                         .build())
                 .exactSizeRequired(true)
                 .detail(new Schedule(ball, loss, s, delta, new GaussianEvent(z)))

@@ -6,8 +6,8 @@ import org.dpopt.loss.Problem;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.oracle.GradientOracle;
+import org.dpopt.oracle.SmoothedLoss;
 import org.dpopt.sampling.BatchSampler;
 import org.ejml.data.DMatrixRMaj;
 
@@ -27,9 +27,9 @@ final class SgdLoop {
     static DMatrixRMaj run(PrivateRun run, SgdSchedule s) {
         Problem problem = run.problem();
         Dataset data = problem.data();
-        GradientOracle oracle = new ExactGradientOracle(problem.loss(), Double.POSITIVE_INFINITY);
         int n = run.plan().shape().size();
         int d = data.dimension();
+        GradientOracle oracle = SmoothedLoss.runOracle(problem.loss(), d, data.rowNormBound());
         BatchSampler sampler = s.sampler();
         long steps = s.steps();
         Mutation mutation = run.mutation();

@@ -203,7 +203,7 @@ class NoisyFrankWolfeTest {
         NoisyFrankWolfe fw = NoisyFrankWolfe.builder().diagnostics(true).build();
         OptimizationResult r = fw.optimize(p, b, Rngs.seeded(3));
         assertEquals(fw.privacyEvent(p, b), r.ledger());
-        double beta = r.parameters().real(Param.MOREAU_SMOOTHING);
+        double beta = r.parameters().real(Param.SMOOTHNESS);
         double beta16 = new NoisyFrankWolfeRules(p.shape(), Polytopes.l1Ball(10), Double.POSITIVE_INFINITY)
                 .smoothing(Losses.hinge(), PrivacyBudget.of(32.0, 1e-6));
         assertEquals(4.0, beta16 / beta, 1e-9);

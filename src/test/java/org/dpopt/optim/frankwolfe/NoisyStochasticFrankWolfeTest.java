@@ -93,7 +93,7 @@ class NoisyStochasticFrankWolfeTest {
         assertTrue(2 * 0.25 * s.schedule().mu() * 10 / s.schedule().batch() <= s.sensitivity() * (1 + 1e-12));
         assertEquals(z, plan.parameters().real(Param.NOISE_MULTIPLIER), 0);
         assertEquals(z * s.sensitivity(), plan.parameters().real(Param.SIGMA), 0);
-        assertEquals(1.5, plan.parameters().real(Param.LP_EXPONENT), 0);
+        assertEquals(1.5, plan.parameters().real(Param.LP_NORM), 0);
         OptimizationResult r = sfw.run(p, plan, Rngs.seeded(2));
         assertEquals(plan.statement(), r.ledger());
         assertTrue(r.privacy().epsilon() <= 1.0 * (1 + 1e-9));
@@ -208,7 +208,7 @@ class NoisyStochasticFrankWolfeTest {
         Problem p = problem(2000, 50, 1.5, 15);
         RunPlan plan = NoisyStochasticFrankWolfe.builder().domain(LpBall.effective(1.0, 5.0)).build()
                 .plan(p.shape(), PrivacyBudget.of(1, 1e-6));
-        assertEquals(1 + 1 / Math.log(50), plan.parameters().real(Param.LP_EXPONENT), 1e-15);
+        assertEquals(1 + 1 / Math.log(50), plan.parameters().real(Param.LP_NORM), 1e-15);
     }
 
     @Test

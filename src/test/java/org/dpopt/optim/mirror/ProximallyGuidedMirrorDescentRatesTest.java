@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +8,8 @@ import org.dpopt.loss.CauchyLoss;
 import org.dpopt.loss.PhaseRetrievalLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.PrivacyBudget;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
@@ -69,8 +71,8 @@ class ProximallyGuidedMirrorDescentRatesTest {
             DMatrixRMaj wStar = Synthetic.plantedVector(10, 1, Rngs.seeded(70 + r));
             Problem pr = Problem.of(Synthetic.linearRegression(n, wStar, 0.3, Rngs.seeded(80 + r)).data(),
                     CauchyLoss.INSTANCE, ConvexSets.l2Ball(2));
-            s += ProximallyGuidedMirrorDescent.builder().diagnosticIterations(100).build()
-                    .optimize(pr, BUDGET, Rngs.seeded(90 + r)).legacyDiagnostic("near_stationarity");
+            s += ProximallyGuidedMirrorDescent.builder().diagnosticIterations(100).diagnostics(true).build()
+                    .optimize(pr, BUDGET, Rngs.seeded(90 + r)).nonPrivateDiagnostics().get(Diagnostic.NEAR_STATIONARITY);
         }
         return s / reps;
     }

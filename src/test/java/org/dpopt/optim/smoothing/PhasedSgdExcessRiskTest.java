@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.smoothing;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -6,6 +6,8 @@ import org.dpopt.geometry.ConvexSets;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +35,6 @@ class PhasedSgdExcessRiskTest {
                 excess[k] += (svm.risk(r.solution()) - svm.fStar) / seeds;
             }
         }
-        System.out.printf("F*=%.4f t*=%.3f excess=%s%n", svm.fStar, svm.tStar, java.util.Arrays.toString(excess));
         assertTrue(excess[1] < excess[0] && excess[2] < excess[1], java.util.Arrays.toString(excess));
         assertTrue(excess[2] < excess[0] / 4, java.util.Arrays.toString(excess));
     }

@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.smoothing;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;

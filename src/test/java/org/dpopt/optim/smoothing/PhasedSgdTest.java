@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.smoothing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,13 +24,54 @@ import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.Diagnostics;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.PrivateOptimizerContract;
+import org.dpopt.optim.RunParameters;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.Mutation;
+import org.junit.jupiter.api.Nested;
 import org.dpopt.oracle.GllBisectionProx;
 import org.dpopt.sampling.RecordOrder;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
-/** Phased-SGD schedules vs the formulas of ALGORITHMS.md §3, §4.2 and §8.7; ledger; refusals. */
+/** Phased-SGD schedules vs the formulas of its javadoc and theory-notes/phased-sgd.md; ledger; refusals; contract. */
 class PhasedSgdTest {
+
+    @Nested
+    class ExactContract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
+            return PhasedSgd.defaults();
+        }
+
+        @Override
+        protected Problem problem() {
+            return Problem.of(data(600, 5, 21), Losses.logistic(), ConvexSets.l2Ball(1));
+        }
+    }
+
+    @Nested
+    class BisectionUnconstrainedContract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
+            return PhasedSgd.builder().order(RecordOrder.SHUFFLE).build();
+        }
+
+        @Override
+        protected Problem problem() {
+            return Problem.of(data(600, 5, 22), Losses.hinge());
+        }
+    }
+
+    static PhasedSchedule schedule(PhasedSgd opt, Problem p, PrivacyBudget b) {
+        return opt.plan(p.shape(), b).detail(PhasedSchedule.class);
+    }
 
     private static Dataset data(int n, int d, long seed) {
         UniformRandomProvider rng = Rngs.seeded(seed);
@@ -45,50 +86,50 @@ class PhasedSgdTest {
         assertEquals(11, PhasedSgd.phaseCount(1025));
         assertEquals(20, PhasedSgd.phaseCount(1_000_000));
         Problem p = Problem.of(data(1024, 100, 1), Losses.logistic(), ConvexSets.l2Ball(0.5));
-        PhasedSgd.Plan plan = PhasedSgd.defaults().plan(p, PrivacyBudget.of(1, 1e-8));
-        // §8.7: n = 1024 ⇒ k = 10, n_i = 512, 256, …, 1 (Σ = 1023)
-        assertArrayEquals(new int[] {512, 256, 128, 64, 32, 16, 8, 4, 2, 1}, plan.phaseSizes());
+        PhasedSchedule plan = schedule(PhasedSgd.defaults(), p, PrivacyBudget.of(1, 1e-8));
+        // n = 1024 ⇒ k = 10, n_i = 512, 256, …, 1 (Σ = 1023)
+        assertArrayEquals(new int[] {512, 256, 128, 64, 32, 16, 8, 4, 2, 1}, plan.sizes());
         // n not a power of two: the last phase still gets one record and Σ n_i ≤ n
         for (int n : new int[] {3, 5, 1000, 4097, 12345}) {
-            PhasedSgd.Plan q = PhasedSgd.defaults().plan(Problem.of(data(n, 3, 2), Losses.logistic(),
+            PhasedSchedule q = schedule(PhasedSgd.defaults(), Problem.of(data(n, 3, 2), Losses.logistic(),
                     ConvexSets.l2Ball(1)), PrivacyBudget.of(1, 1e-6));
             int sum = 0;
-            for (int s : q.phaseSizes()) {
+            for (int s : q.sizes()) {
                 assertTrue(s >= 1);
                 sum += s;
             }
             assertTrue(sum <= n, "n=" + n + " sum=" + sum);
-            assertEquals(PhasedSgd.phaseCount(n), q.phaseSizes().length);
+            assertEquals(PhasedSgd.phaseCount(n), q.sizes().length);
         }
     }
 
-    /** §8.7: L = D = 1, d = 100, ε = 1, δ = 1e−8, n = 1024: η = 0.0232995, paper σ_1 = 0.1. */
+    /** L = D = 1, d = 100, ε = 1, δ = 1e−8, n = 1024: η = min(4/√n, ε/√(d ln(1/δ))) = 0.0232995, paper σ_1 = 0.1. */
     @Test
     void stepAndPaperNoiseMatchSpecNumbers() {
         Problem p = Problem.of(data(1024, 100, 1), Losses.logistic(), ConvexSets.l2Ball(0.5));
         assertEquals(1.0, p.lipschitz());
-        PhasedSgd.Plan plan = PhasedSgd.builder().noise(PhasedSgd.Noise.PAPER).build().plan(p, PrivacyBudget.of(1, 1e-8));
+        PhasedSchedule plan = schedule(PhasedSgd.builder().noise(PhasedSgd.Noise.PAPER).build(), p, PrivacyBudget.of(1, 1e-8));
         assertEquals(0.0232995, plan.eta(), 1e-7);
         assertEquals(1.0, plan.diameter());
         assertTrue(plan.prox() == null, "logistic is smooth enough: exact gradients");
         for (int i = 0; i < 10; i++) {
-            assertEquals(plan.eta() / Math.pow(4, i + 1), plan.stepSizes()[i], 1e-18);
-            assertEquals(2 * plan.stepSizes()[i], plan.sensitivities()[i], 1e-18);
-            assertEquals(4 * plan.stepSizes()[i] * Math.sqrt(Math.log(1e8)), plan.sigmas()[i], 1e-15);
+            assertEquals(plan.eta() / Math.pow(4, i + 1), plan.step(i), 1e-18);
+            assertEquals(2 * plan.step(i), plan.sensitivity(i), 1e-18);
+            assertEquals(4 * plan.step(i) * Math.sqrt(Math.log(1e8)), plan.sigma(i), 1e-15);
         }
-        assertEquals(0.1, plan.sigmas()[0], 1e-12);
+        assertEquals(0.1, plan.sigma(0), 1e-12);
     }
 
     @Test
     void calibratedNoiseUsesExactGaussianCurve() {
         Problem p = Problem.of(data(1024, 100, 1), Losses.logistic(), ConvexSets.l2Ball(0.5));
         for (double eps : new double[] {0.5, 1, 8}) {
-            PhasedSgd.Plan plan = PhasedSgd.defaults().plan(p, PrivacyBudget.of(eps, 1e-8));
+            PhasedSchedule plan = schedule(PhasedSgd.defaults(), p, PrivacyBudget.of(eps, 1e-8));
             double z = GaussianMechanism.noiseMultiplier(eps, 1e-8);
             assertEquals(z, plan.noiseMultiplier(), 2e-4 * z);
             assertTrue(GaussianMechanism.epsilon(1e-8, plan.noiseMultiplier()) <= eps * (1 + 1e-9));
             for (int i = 0; i < 10; i++) {
-                assertEquals(plan.noiseMultiplier() * 2 * plan.stepSizes()[i], plan.sigmas()[i], 1e-15);
+                assertEquals(plan.noiseMultiplier() * 2 * plan.step(i), plan.sigma(i), 1e-15);
             }
             // exact calibration is never noisier than the paper constant where the latter is valid (ε ≤ 1 here)
             if (eps <= 1) {
@@ -104,7 +145,7 @@ class PhasedSgdTest {
         int d = 10;
         Problem p = Problem.of(data(n, d, 1), Losses.hinge(), ConvexSets.l2Ball(1));
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
-        PhasedSgd.Plan plan = PhasedSgd.defaults().plan(p, b);
+        PhasedSchedule plan = schedule(PhasedSgd.defaults(), p, b);
         GllBisectionProx prox = plan.prox();
         assertTrue(prox != null);
         double li = Math.log(1e6);
@@ -116,9 +157,9 @@ class PhasedSgdTest {
         double e = 1.0 / 2048;
         assertEquals(e, plan.gradientError(), 1e-18);
         for (int i = 0; i < plan.phases(); i++) {
-            double delta = 2 * plan.stepSizes()[i] * (1 + e * plan.phaseSizes()[i]);
-            assertEquals(delta, plan.sensitivities()[i], 1e-15);
-            assertTrue(plan.sensitivities()[i] <= 3 * plan.stepSizes()[i], "Δ_i ≤ 3Lη_i for α = L0/n");
+            double delta = 2 * plan.step(i) * (1 + e * plan.sizes()[i]);
+            assertEquals(delta, plan.sensitivity(i), 1e-15);
+            assertTrue(plan.sensitivity(i) <= 3 * plan.step(i), "Δ_i ≤ 3Lη_i for α = L0/n");
         }
     }
 
@@ -129,7 +170,8 @@ class PhasedSgdTest {
         for (Loss loss : new Loss[] {Losses.logistic(), Losses.hinge(), Losses.absolute()}) {
             for (boolean constrained : new boolean[] {true, false}) {
                 Problem p = constrained ? Problem.of(data, loss, ConvexSets.l2Ball(2)) : Problem.of(data, loss);
-                PhasedSgd opt = PhasedSgd.defaults();
+                PhasedSgd opt = PhasedSgd.builder().diagnostics(true).build();
+                PhasedSchedule s = schedule(opt, p, b);
                 DpEvent statement = opt.privacyEvent(p, b);
                 OptimizationResult r = opt.optimize(p, b, Rngs.seeded(9));
                 assertEquals(DpEvents.normalize(statement), r.ledger());
@@ -137,17 +179,29 @@ class PhasedSgdTest {
                 assertTrue(r.privacy().epsilon() <= 2 * (1 + 1e-9));
                 assertTrue(r.privacy().epsilon() >= 2 * 0.99, "calibrated, not wasteful");
                 int k = PhasedSgd.phaseCount(3000);
+                RunParameters params = r.parameters();
+                assertEquals(k, params.real(Param.PHASES));
                 assertEquals(new ParallelComposedEvent(Collections.nCopies(k,
-                        (DpEvent) new GaussianEvent(r.legacyParameter("noise_multiplier")))), statement);
-                assertTrue(r.legacyDiagnostic("gradient_evaluations") <= 3000);
-                if (!"logistic".equals(loss.name())) {
-                    double calls = r.legacyDiagnostic("scalar_subgradient_calls");
-                    assertTrue(calls <= r.legacyParameter("max_scalar_subgradient_calls"));
-                    assertTrue(calls >= 2 * r.legacyDiagnostic("gradient_evaluations"));
+                        (DpEvent) new GaussianEvent(params.real(Param.NOISE_MULTIPLIER)))), statement);
+                assertEquals(s.step(0), params.real(Param.LEARNING_RATE), 0.0);
+                assertEquals(s.totalSteps(), params.real(Param.STEPS));
+                Diagnostics diag = r.nonPrivateDiagnostics();
+                assertEquals(s.totalSteps(), diag.get(Diagnostic.GRADIENT_EVALUATIONS));
+                assertTrue(diag.get(Diagnostic.GRADIENT_EVALUATIONS) <= 3000);
+                assertEquals(p.empiricalRisk(r.solution()), diag.get(Diagnostic.TRAIN_LOSS), 0.0);
+                if ("logistic".equals(loss.name())) {
+                    assertFalse(diag.has(Diagnostic.SCALAR_SUBGRADIENT_CALLS));
+                    assertFalse(params.has(Param.INNER_STEPS));
+                } else {
+                    double calls = diag.get(Diagnostic.SCALAR_SUBGRADIENT_CALLS);
+                    assertTrue(calls <= (double) s.prox().maxSubgradientCalls() * s.totalSteps());
+                    assertTrue(calls >= 2 * diag.get(Diagnostic.GRADIENT_EVALUATIONS));
+                    assertEquals(s.prox().halvings(), params.real(Param.INNER_STEPS));
+                    assertEquals(s.gradientError(), params.real(Param.GRADIENT_ERROR), 0.0);
                 }
                 if (constrained) {
                     // the last phase's average is in W; only its noise (σ_k tiny) can leave it
-                    assertTrue(Vectors.norm2(r.solution()) <= 2 + 10 * r.legacyParameter("sigma_last") * Math.sqrt(8));
+                    assertTrue(Vectors.norm2(r.solution()) <= 2 + 10 * s.sigma(k - 1) * Math.sqrt(8));
                 }
             }
         }
@@ -161,11 +215,12 @@ class PhasedSgdTest {
         PhasedSgd opt = PhasedSgd.builder().accountant(rdp).build();
         OptimizationResult r = opt.optimize(p, PrivacyBudget.of(1, 1e-6), Rngs.seeded(1));
         assertEquals("rdp", r.privacy().accountant());
+        assertEquals("rdp", r.parameters().get(Param.ACCOUNTANT));
         assertTrue(r.privacy().epsilon() <= 1 + 1e-9);
         assertEquals(DpEvents.normalize(opt.privacyEvent(p, PrivacyBudget.of(1, 1e-6))), r.ledger());
         // RDP is looser than the exact curve for a single Gaussian: more noise
-        double zBasic = PhasedSgd.defaults().plan(p, PrivacyBudget.of(1, 1e-6)).noiseMultiplier();
-        assertTrue(r.legacyParameter("noise_multiplier") > zBasic);
+        double zBasic = schedule(PhasedSgd.defaults(), p, PrivacyBudget.of(1, 1e-6)).noiseMultiplier();
+        assertTrue(r.parameters().real(Param.NOISE_MULTIPLIER) > zBasic);
     }
 
     @Test
@@ -177,38 +232,29 @@ class PhasedSgdTest {
         DMatrixRMaj e = PhasedSgd.defaults().optimize(p, b, Rngs.seeded(5)).solution();
         assertArrayEquals(a.data, c.data);
         assertFalse(java.util.Arrays.equals(a.data, e.data));
+        // a plan is made once and run many times; a run equals a fresh optimize with the same seed
+        RunPlan plan = PhasedSgd.defaults().plan(p.shape(), b);
+        assertArrayEquals(a.data, PhasedSgd.defaults().run(p, plan, Rngs.seeded(4)).solution().data);
     }
 
+    /**
+     * Audit mutations: half noise moves the output; without clipping at L the output is unchanged,
+     * because every library loss already has per-example gradients of norm at most L (so the clip at L
+     * is a guard, and an audit cannot catch its removal on valid data).
+     */
     @Test
-    void orderIsAPermutationDependingOnlyOnNAndTheRng() {
-        for (RecordOrder o : RecordOrder.values()) {
-            PhasedSgd opt = PhasedSgd.builder().order(o).build();
-            for (int n : new int[] {2, 17, 1000}) {
-                int[] a = opt.order(n, Rngs.seeded(3));
-                int[] b = opt.order(n, Rngs.seeded(3));
-                assertArrayEquals(a, b);
-                int[] sorted = a.clone();
-                java.util.Arrays.sort(sorted);
-                for (int i = 0; i < n; i++) {
-                    assertEquals(i, sorted[i]);
-                }
-                if (o == RecordOrder.GIVEN) {
-                    assertEquals(0, a[0]);
-                    assertEquals(n - 1, a[n - 1]);
-                }
-                if (o == RecordOrder.BLOCK_SHUFFLE) {
-                    // blocks of 16 adjacent rows stay together
-                    for (int i = 0; i + 1 < n; i++) {
-                        if (a[i] % RecordOrder.BLOCK != RecordOrder.BLOCK - 1 && a[i] != n - 1) {
-                            assertEquals(a[i] + 1, a[i + 1]);
-                        }
-                    }
-                }
-            }
-            if (o != RecordOrder.GIVEN) {
-                assertFalse(java.util.Arrays.equals(opt.order(1000, Rngs.seeded(3)), opt.order(1000, Rngs.seeded(4))));
-            }
-        }
+    void mutations() {
+        Problem p = Problem.of(data(1000, 5, 3), Losses.hinge(), ConvexSets.l2Ball(1));
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
+        OptimizationResult honest = PhasedSgd.defaults().optimize(p, b, Rngs.seeded(4));
+        OptimizationResult half = PhasedSgd.builder().mutation(Mutation.HALF_NOISE).build().optimize(p, b,
+                Rngs.seeded(4));
+        OptimizationResult noClip = PhasedSgd.builder().mutation(Mutation.NO_CLIPPING).build().optimize(p, b,
+                Rngs.seeded(4));
+        assertFalse(java.util.Arrays.equals(honest.solution().data, half.solution().data));
+        assertEquals(honest.ledger(), half.ledger(), "the mutant records the full noise");
+        assertTrue(half.privacy().toString().contains("MUTANT half-noise"), half.privacy().toString());
+        assertArrayEquals(honest.solution().data, noClip.solution().data);
     }
 
     @Test
@@ -216,20 +262,18 @@ class PhasedSgdTest {
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
         Dataset data = data(500, 5, 1);
         // n < 2
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PhasedSgd.defaults()
-                .plan(Problem.of(data.subset(new int[] {0}), Losses.logistic(), ConvexSets.l2Ball(1)), b));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> schedule(PhasedSgd.defaults(), Problem.of(data.subset(new int[] {0}), Losses.logistic(), ConvexSets.l2Ball(1)), b));
         assertTrue(e.getMessage().startsWith("dataset size n must be at least 2"), e.getMessage());
         // exact oracle on a non-smooth loss
-        e = assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().oracle(PhasedSgd.OracleChoice.EXACT)
-                .build().plan(Problem.of(data, Losses.hinge(), ConvexSets.l2Ball(1)), b));
+        e = assertThrows(IllegalArgumentException.class, () -> schedule(PhasedSgd.builder().oracle(PhasedSgd.OracleChoice.EXACT)
+                .build(), Problem.of(data, Losses.hinge(), ConvexSets.l2Ball(1)), b));
         assertTrue(e.getMessage().startsWith("smoothness beta of hinge must be at most 8/eta"), e.getMessage());
         // exact oracle with a step so large that η_1 > 2/β (logistic β = 1/4 > 8/η for η = 100)
-        e = assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().oracle(PhasedSgd.OracleChoice.EXACT)
-                .baseStepSize(100).build().plan(Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1)), b));
+        e = assertThrows(IllegalArgumentException.class, () -> schedule(PhasedSgd.builder().oracle(PhasedSgd.OracleChoice.EXACT)
+                .baseStepSize(100).build(), Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1)), b));
         assertTrue(e.getMessage().contains("step-size condition"), e.getMessage());
         // ... while AUTO smooths it instead and keeps the condition
-        PhasedSgd.Plan auto = PhasedSgd.builder().baseStepSize(100).build()
-                .plan(Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1)), b);
+        PhasedSchedule auto = schedule(PhasedSgd.builder().baseStepSize(100).build(), Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1)), b);
         assertTrue(auto.prox() != null && auto.smoothness() <= 8 / 100.0 * (1 + 1e-12));
         // bisection on a loss that is not a GLL
         Loss nonGll = new Loss() {
@@ -242,7 +286,7 @@ class PhasedSgdTest {
             @Override public boolean isClassification() { return false; }
         };
         e = assertThrows(IllegalArgumentException.class,
-                () -> PhasedSgd.defaults().plan(Problem.of(data, nonGll, ConvexSets.l2Ball(1)), b));
+                () -> schedule(PhasedSgd.defaults(), Problem.of(data, nonGll, ConvexSets.l2Ball(1)), b));
         assertTrue(e.getMessage().startsWith("loss l2-distance must be a convex generalized linear loss"), e.getMessage());
         // non-convex loss: gradient steps need not be non-expansive, the sensitivity bound fails
         Loss nonConvex = new Loss() {
@@ -255,14 +299,13 @@ class PhasedSgdTest {
             @Override public boolean isClassification() { return false; }
         };
         e = assertThrows(IllegalArgumentException.class,
-                () -> PhasedSgd.defaults().plan(Problem.of(data, nonConvex, ConvexSets.l2Ball(1)), b));
+                () -> schedule(PhasedSgd.defaults(), Problem.of(data, nonConvex, ConvexSets.l2Ball(1)), b));
         assertTrue(e.getMessage().startsWith("convexity of nc must be CONVEX for phased-sgd"), e.getMessage());
         // add/remove accountant: phases compose in parallel only under replace-one with a positional split
         e = assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().accountant(new RdpAccountant()));
         assertTrue(e.getMessage().startsWith("accountant relation must be REPLACE_ONE"), e.getMessage());
         // paper noise where the accountant cannot certify it (large ε, δ)
-        e = assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().noise(PhasedSgd.Noise.PAPER).build()
-                .plan(Problem.of(data, Losses.hinge(), ConvexSets.l2Ball(1)), PrivacyBudget.of(50, 0.1)));
+        e = assertThrows(IllegalArgumentException.class, () -> schedule(PhasedSgd.builder().noise(PhasedSgd.Noise.PAPER).build(), Problem.of(data, Losses.hinge(), ConvexSets.l2Ball(1)), PrivacyBudget.of(50, 0.1)));
         assertTrue(e.getMessage().contains("must be at most the budget 50.0"), e.getMessage());
         // bad builder values
         assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().baseStepSize(0));
@@ -280,16 +323,16 @@ class PhasedSgdTest {
     void unconstrainedVariantUsesComparatorRadiusAndRank() {
         Problem p = Problem.of(data(4096, 50, 2), Losses.hinge());
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
-        PhasedSgd.Plan full = PhasedSgd.builder().comparatorRadius(3).build().plan(p, b);
+        PhasedSchedule full = schedule(PhasedSgd.builder().comparatorRadius(3).build(), p, b);
         assertFalse(full.constrained());
         assertEquals(3.0, full.diameter());
         double li = Math.log(1e6);
         assertEquals(3 * Math.min(4 / 64.0, 1 / Math.sqrt(50 * li)), full.eta(), 1e-15);
-        PhasedSgd.Plan low = PhasedSgd.builder().comparatorRadius(3).rankBound(2).build().plan(p, b);
+        PhasedSchedule low = schedule(PhasedSgd.builder().comparatorRadius(3).rankBound(2).build(), p, b);
         assertEquals(3 * Math.min(4 / 64.0, 1 / Math.sqrt(2 * li)), low.eta(), 1e-15);
         // same noise multiplier: privacy does not depend on the rank bound or D
         assertEquals(full.noiseMultiplier(), low.noiseMultiplier(), 0.0);
         // default D = √d when unconstrained
-        assertEquals(Math.sqrt(50), PhasedSgd.defaults().plan(p, b).diameter(), 1e-15);
+        assertEquals(Math.sqrt(50), schedule(PhasedSgd.defaults(), p, b).diameter(), 1e-15);
     }
 }

@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.mirror;
 
 import org.dpopt.geometry.MirrorMap;
 import org.dpopt.linalg.Checks;
@@ -7,8 +7,9 @@ import org.dpopt.loss.Problem;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * Proximal near-stationarity of the empirical risk F̂ at a point w (ALGORITHMS.md §4.0) — a
- * <em>non-private</em> diagnostic that reads all the data.
+ * Proximal near-stationarity of the empirical risk F̂ at a point w — a <em>non-private</em>
+ * diagnostic that reads all the data (the measure Theorem 20 of Bassily, Guzmán, Menart, NeurIPS 2021,
+ * arXiv:2107.05585, bounds; {@code theory-notes/mirror-descent.md §2}).
  *
  * <pre>
  *   ŵ = argmin_v F̂(v) + ρκ‖v − w‖²_p̃ = argmin_v F̂(v) + 2ρ ψ(v − w)

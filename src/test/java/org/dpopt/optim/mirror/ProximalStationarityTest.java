@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

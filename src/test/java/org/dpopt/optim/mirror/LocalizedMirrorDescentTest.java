@@ -1,14 +1,15 @@
-package org.dpopt.optim;
+package org.dpopt.optim.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collections;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.ParallelComposedEvent;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
@@ -17,6 +18,12 @@ import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
+import org.dpopt.sampling.Partitions;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
@@ -52,19 +59,34 @@ class LocalizedMirrorDescentTest {
         for (int r = 0; r < reps; r++) {
             UniformRandomProvider rng = Rngs.seeded(7 + r);
             Dataset data = Synthetic.linearRegression(n, wStar, 0.2, rng).data();
-            int[][] parts = ProximallyGuidedMirrorDescent.partition(n, k, rng);
-            LocalizedMirrorDescent.Objective obj = new LocalizedMirrorDescent.Objective(data, SQUARED,
-                    SQUARED.lipschitz(1), c, MU, MU, 2 * SQUARED.lipschitz(1) / MU);
-            List<DpEvent> events = new ArrayList<>();
-            DMatrixRMaj w = new LocalizedMirrorDescent(map).run(obj, parts, plan, events, rng,
-                    new LocalizedMirrorDescent.Counters());
-            assertEquals(k, events.size());
-            for (DpEvent e : events) {
-                assertEquals(DpEvents.normalize(plan.event()), e);
-            }
-            sum += phi(big, map, c, w) - best;
+            sum += phi(big, map, c, solve(map, data, plan, k, c, rng)) - best;
         }
         return sum / reps;
+    }
+
+    /**
+     * 𝒜_sc alone inside a run whose statement is K phases in parallel: the run core checks that the
+     * recorded ledger equals it (finish throws otherwise).
+     */
+    private static DMatrixRMaj solve(MirrorMap map, Dataset data, LocalizedMirrorDescent.PhasePlan plan, int k,
+            DMatrixRMaj c, UniformRandomProvider rng) {
+        Problem pr = Problem.of(data, SQUARED);
+        DpEvent statement = new ParallelComposedEvent(Collections.nCopies(k, plan.event()));
+        RunPlan runPlan = RunPlan.builder("a-sc", pr.shape())
+                .privacy(statement, NeighboringRelation.ADD_OR_REMOVE_ONE, new RdpAccountant(), PrivacyBudget.of(2, 1e-5))
+                .build();
+        PrivateRun run = PrivateRun.start(runPlan, pr, rng, RunOptions.DEFAULT);
+        int[][] parts = Partitions.independentLabels(data.size(), k, rng);
+        LocalizedMirrorDescent.Objective obj = new LocalizedMirrorDescent.Objective(data, SQUARED,
+                SQUARED.lipschitz(1), c, MU, MU, 2 * SQUARED.lipschitz(1) / MU);
+        LocalizedMirrorDescent.Result res;
+        try (PrivateRun.Parallel parallel = run.parallel()) {
+            res = new LocalizedMirrorDescent(map).run(run, parallel, obj, parts, 0, k, plan);
+        }
+        assertTrue(res.evaluations() > 0);
+        OptimizationResult out = run.finish(res.anchor());
+        assertEquals(DpEvents.normalize(statement), out.ledger());
+        return res.anchor();
     }
 
     @Test

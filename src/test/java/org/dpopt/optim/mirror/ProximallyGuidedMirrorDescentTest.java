@@ -1,6 +1,7 @@
-package org.dpopt.optim;
+package org.dpopt.optim.mirror;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,17 +13,58 @@ import org.dpopt.accounting.ParallelComposedEvent;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.data.Synthetic;
 import org.dpopt.geometry.ConvexSets;
+import org.dpopt.loss.CauchyLoss;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.PhaseRetrievalLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.Diagnostics;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.PrivateOptimizerContract;
+import org.dpopt.optim.RunParameters;
 import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Algorithm 6: privacy statement = ledger, refusals, and recovery / stationarity improving with n. */
+/** Algorithm 6: privacy statement = ledger, parameters, diagnostics, refusals; contract. */
 class ProximallyGuidedMirrorDescentTest {
+
+    @Nested
+    class L1Contract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
+            return ProximallyGuidedMirrorDescent.builder().p(1).build();
+        }
+
+        @Override
+        protected Problem problem() {
+            return phaseRetrieval(1500, Synthetic.plantedVector(4, 1, Rngs.seeded(11)), 12);
+        }
+    }
+
+    @Nested
+    class CauchyEuclideanContract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
+            return ProximallyGuidedMirrorDescent.builder().build();
+        }
+
+        @Override
+        protected Problem problem() {
+            return Problem.of(Synthetic.linearRegression(1500, Synthetic.plantedVector(4, 1, Rngs.seeded(13)), 0.3,
+                    Rngs.seeded(14)).data(), CauchyLoss.INSTANCE, ConvexSets.l2Ball(2));
+        }
+    }
+
+    private static PgmdSchedule schedule(ProximallyGuidedMirrorDescent opt, Problem pr) {
+        return opt.plan(pr.shape(), BUDGET).detail(PgmdSchedule.class);
+    }
 
     private static final PrivacyBudget BUDGET = PrivacyBudget.of(4, 1e-5);
 
@@ -36,24 +78,36 @@ class ProximallyGuidedMirrorDescentTest {
     void ledgerEqualsStatement(double p) {
         DMatrixRMaj wStar = Synthetic.plantedVector(8, 1, Rngs.seeded(1));
         Problem pr = phaseRetrieval(3000, wStar, 2);
-        ProximallyGuidedMirrorDescent opt = ProximallyGuidedMirrorDescent.builder().p(p).diagnosticIterations(20).build();
+        ProximallyGuidedMirrorDescent opt = ProximallyGuidedMirrorDescent.builder().p(p).diagnosticIterations(20)
+                .diagnostics(true).build();
         DpEvent statement = opt.privacyEvent(pr, BUDGET);
         OptimizationResult r = opt.optimize(pr, BUDGET, Rngs.seeded(3));
         assertEquals(statement, r.ledger());
         assertTrue(statement instanceof ParallelComposedEvent);
-        int parts = (int) (r.legacyParameter("rounds") * r.legacyParameter("phases_per_round"));
+        RunParameters params = r.parameters();
+        long parts = (long) (params.real(Param.ROUNDS) * params.real(Param.PHASES));
         assertEquals(parts, ((ParallelComposedEvent) statement).events().size());
         assertTrue(r.privacy().epsilon() <= BUDGET.epsilon() * (1 + 1e-9));
         assertEquals(NeighboringRelation.ADD_OR_REMOVE_ONE, opt.relation());
-        assertEquals(parts * r.legacyParameter("steps_per_phase"), r.steps(), 0);
+        PgmdSchedule s = schedule(opt, pr);
+        assertEquals(parts * s.phase().steps(), r.steps());
+        assertEquals(p, params.real(Param.LP_NORM));
+        assertEquals(s.rho(), params.real(Param.WEAK_CONVEXITY));
+        assertEquals(s.phase().noiseMultiplier() * s.lipschitz(), params.real(Param.SIGMA), 0.0);
         assertTrue(ConvexSets.l2Ball(2).contains(r.solution(), 1e-9));
-        assertTrue(r.hasLegacyDiagnostic("near_stationarity"));
+        Diagnostics diag = r.nonPrivateDiagnostics();
+        assertTrue(diag.has(Diagnostic.NEAR_STATIONARITY) && diag.has(Diagnostic.PROX_GAP));
+        double tStar = diag.get(Diagnostic.OUTPUT_INDEX);
+        assertTrue(tStar >= 1 && tStar <= s.rounds(), "t* = " + tStar);
+        // every record is in one part; a step samples each record of its part with probability q
+        double expectedEvaluations = s.phase().steps() * s.phase().samplingProbability() * 3000.0;
+        assertEquals(expectedEvaluations, diag.get(Diagnostic.GRADIENT_EVALUATIONS), 0.05 * expectedEvaluations);
     }
 
     @Test
     void parametersFollowTheorem20Balance() {
         Problem pr = phaseRetrieval(20_000, Synthetic.plantedVector(10, 1, Rngs.seeded(1)), 2);
-        ProximallyGuidedMirrorDescent.Plan plan = ProximallyGuidedMirrorDescent.builder().build().plan(pr, BUDGET);
+        PgmdSchedule plan = schedule(ProximallyGuidedMirrorDescent.builder().build(), pr);
         // C = 2·uMax·R = 4, ρ = 2R² = 2, D = 2, κ = 1, ΔF̄ = 2CD = 16
         double stat = Math.sqrt(2 * 16 * 20_000 / (16.0 * 1));
         double priv = Math.cbrt(2 * 16 * 16 * 20_000.0 * 20_000 / (16 * 10 * Math.log(1e5)));
@@ -66,36 +120,36 @@ class ProximallyGuidedMirrorDescentTest {
 
     @Test
     void trajectoryDiagnosticSamplesEvenlySpacedRounds() {
-        assertEquals(13, ProximallyGuidedMirrorDescent.trajectoryRound(0, 4, 100)); // midpoints of 4 strata
-        assertEquals(38, ProximallyGuidedMirrorDescent.trajectoryRound(1, 4, 100));
-        assertEquals(88, ProximallyGuidedMirrorDescent.trajectoryRound(3, 4, 100));
-        assertEquals(5, ProximallyGuidedMirrorDescent.trajectoryRound(4, 5, 5));
-        assertEquals(1, ProximallyGuidedMirrorDescent.trajectoryRound(0, 5, 5));
+        assertEquals(13, Trajectory.round(0, 4, 100)); // midpoints of 4 strata
+        assertEquals(38, Trajectory.round(1, 4, 100));
+        assertEquals(88, Trajectory.round(3, 4, 100));
+        assertEquals(5, Trajectory.round(4, 5, 5));
+        assertEquals(1, Trajectory.round(0, 5, 5));
         Problem pr = phaseRetrieval(3000, Synthetic.plantedVector(4, 1, Rngs.seeded(1)), 2);
         OptimizationResult r = ProximallyGuidedMirrorDescent.builder().diagnosticIterations(20).trajectoryPoints(6)
-                .build().optimize(pr, BUDGET, Rngs.seeded(4));
-        assertEquals(6.0, r.legacyDiagnostic("trajectory_points"));
-        assertTrue(r.legacyDiagnostic("expected_near_stationarity") > 0);
+                .diagnostics(true).build().optimize(pr, BUDGET, Rngs.seeded(4));
+        assertTrue(r.nonPrivateDiagnostics().get(Diagnostic.EXPECTED_NEAR_STATIONARITY) > 0);
         // diagnostics do not touch the private output: same seed without them, same solution
-        OptimizationResult plain = ProximallyGuidedMirrorDescent.builder().diagnosticIterations(0).build()
-                .optimize(pr, BUDGET, Rngs.seeded(4));
+        OptimizationResult plain = ProximallyGuidedMirrorDescent.builder().diagnosticIterations(20)
+                .trajectoryPoints(6).build().optimize(pr, BUDGET, Rngs.seeded(4));
         assertTrue(Arrays.equals(plain.solution().data, r.solution().data));
-        assertTrue(!plain.hasLegacyDiagnostic("near_stationarity"));
+        assertTrue(plain.nonPrivateDiagnostics().isEmpty());
+        assertFalse(plain.parameters().has(Param.PART_SIZE));
     }
 
+    /**
+     * Records are labelled and Poisson-sampled independently, so a plan for a declared n is valid with
+     * fewer rows: absent records are simply never sampled, and the planned quantities are those of n.
+     */
     @Test
-    void partitionIsDisjointAndCovering() {
-        int[][] parts = ProximallyGuidedMirrorDescent.partition(1000, 7, Rngs.seeded(5));
-        boolean[] seen = new boolean[1000];
-        int total = 0;
-        for (int[] part : parts) {
-            for (int i : part) {
-                assertTrue(!seen[i]);
-                seen[i] = true;
-                total++;
-            }
-        }
-        assertEquals(1000, total);
+    void declaredSizeAboveTheRowsIsAccepted() {
+        Problem pr = phaseRetrieval(2500, Synthetic.plantedVector(4, 1, Rngs.seeded(1)), 2);
+        ProximallyGuidedMirrorDescent opt = ProximallyGuidedMirrorDescent.builder().build();
+        OptimizationResult declared = opt.optimize(pr.withDeclaredSize(3000), BUDGET, Rngs.seeded(5));
+        Problem full = phaseRetrieval(3000, Synthetic.plantedVector(4, 1, Rngs.seeded(1)), 2);
+        assertEquals(opt.privacyEvent(full, BUDGET), declared.ledger());
+        assertEquals(3000.0, declared.parameters().real(Param.DATASET_SIZE));
+        assertTrue(declared.privacy().toString().contains("declared public in advance"), declared.privacy().toString());
     }
 
     @Test

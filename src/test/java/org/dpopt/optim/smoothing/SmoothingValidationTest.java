@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.smoothing;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +17,11 @@ import org.dpopt.geometry.ConvexSets;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.Metrics;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.oracle.MoreauEnvelopeOracle;
 import org.junit.jupiter.api.Tag;
@@ -120,11 +125,11 @@ class SmoothingValidationTest {
             int n = ns[k];
             Problem p = Problem.of(fam.sample(n, 7L * k), Losses.hinge(), ConvexSets.l2Ball(1));
             long t0 = System.nanoTime();
-            OptimizationResult r = PhasedSgd.defaults().optimize(p, b, Rngs.seeded(k));
+            OptimizationResult r = PhasedSgd.builder().diagnostics(true).build().optimize(p, b, Rngs.seeded(k));
             double sec = (System.nanoTime() - t0) / 1e9;
             x[k] = n;
-            ph[k] = r.legacyDiagnostic("gradient_evaluations");
-            calls[k] = r.legacyDiagnostic("scalar_subgradient_calls");
+            ph[k] = r.nonPrivateDiagnostics().get(Diagnostic.GRADIENT_EVALUATIONS);
+            calls[k] = r.nonPrivateDiagnostics().get(Diagnostic.SCALAR_SUBGRADIENT_CALLS);
             double li = Math.log(1e6);
             double t = Math.floor(Math.min(n / 8.0, 4.0 * n * (double) n / (32 * d * li)));
             double m = Math.min(n, Math.ceil(Math.max(n * Math.sqrt(2 / (4 * t)), 1)));
@@ -133,10 +138,11 @@ class SmoothingValidationTest {
             String measured = ",";
             if (n <= 2000) {
                 long t1 = System.nanoTime();
-                OptimizationResult q = ProxSgd.builder().build().optimize(p, b, Rngs.seeded(k));
+                OptimizationResult q = ProxSgd.builder().diagnostics(true).build().optimize(p, b, Rngs.seeded(k));
                 double s2 = (System.nanoTime() - t1) / 1e9;
-                proxMeasured.add(new double[] {n, q.legacyDiagnostic("gradient_evaluations")});
-                measured = q.legacyDiagnostic("gradient_evaluations") + "," + String.format(Locale.ROOT, "%.3f", s2);
+                double inner = q.nonPrivateDiagnostics().get(Diagnostic.INNER_GRADIENT_EVALUATIONS);
+                proxMeasured.add(new double[] {n, inner});
+                measured = (long) inner + "," + String.format(Locale.ROOT, "%.3f", s2);
             }
             csv.append(String.format(Locale.ROOT, "%d,%.0f,%.0f,%.4f,%s,%.4g,%.4g%n", n, ph[k], calls[k], sec, measured,
                     proxPlanned[k], proxPaper[k]));
@@ -169,11 +175,25 @@ class SmoothingValidationTest {
         }
     }
 
+    /**
+     * The shared data folder: {@code -Ddpopt.shared.data=DIR}, else {@code $DPOPT_SHARED/data}, else
+     * {@code ../shared/data}. The Adult files must be there (the test fails, it does not skip).
+     */
+    static Path sharedData() {
+        String prop = System.getProperty("dpopt.shared.data");
+        if (prop != null) {
+            return Path.of(prop);
+        }
+        String env = System.getenv("DPOPT_SHARED");
+        return env != null ? Path.of(env, "data") : Path.of("../shared/data");
+    }
+
     private static Splits.Split adult() {
-        Dataset train = DatasetIO.readCsv(Path.of("/work/shared/data/adult_train.csv"), 1.0,
-                DatasetIO.RowNormPolicy.PROJECT).dataset();
-        Dataset test = DatasetIO.readCsv(Path.of("/work/shared/data/adult_test.csv"), 1.0,
-                DatasetIO.RowNormPolicy.PROJECT).dataset();
+        Path dir = sharedData();
+        assertTrue(Files.isRegularFile(dir.resolve("adult_train.csv")), "Adult not found in " + dir.toAbsolutePath()
+                + " (set -Ddpopt.shared.data or DPOPT_SHARED)");
+        Dataset train = DatasetIO.readCsv(dir.resolve("adult_train.csv"), 1.0, DatasetIO.RowNormPolicy.PROJECT).dataset();
+        Dataset test = DatasetIO.readCsv(dir.resolve("adult_test.csv"), 1.0, DatasetIO.RowNormPolicy.PROJECT).dataset();
         return new Splits.Split(train, test);
     }
 

@@ -1,0 +1,221 @@
+package org.dpopt.optim.smoothing;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PldAccountant;
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Loss;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.Diagnostics;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunParameters;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.sgd.Bftt19Sgd;
+import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.oracle.MoreauEnvelopeOracle;
+
+/**
+ * A_ProxGD: noisy SGD on the Moreau envelope f_β of a non-smooth convex loss, each per-example gradient
+ * computed by an inner subgradient solve of the prox problem ({@link MoreauEnvelopeOracle},
+ * τ = ⌈16L²/α² − 1⌉ inner steps for gradient accuracy α).
+ *
+ * <pre>
+ *   β = (L/D)·min(√(n/2), εn/√(8 d ln(1/δ)))     (the BFTT19 stability limit of noisy SGD; D = M, the radius)
+ *   bias  f − f_β ≤ L²/(2β) = O(LD·max(1/√n, √(d ln(1/δ))/(εn)))
+ * </pre>
+ *
+ * <p>The wrapped noisy SGD is the BFTT19 paper preset ({@link Bftt19Sgd}, default) or practical DP-SGD
+ * ({@link NoisySgd}), planned on the envelope's shape (L, β) and run on the envelope: each run computes
+ * the envelope's gradients with its own oracle ({@link MoreauEnvelopeOracle#newOracle}).
+ *
+ * <p>Privacy is exactly that of the wrapped noisy SGD: the smoothed gradient is clipped to the same
+ * bound (L for the paper preset, the clip norm C in practical mode) before the noisy sum, so the inexact
+ * prox changes utility only. Relation and event: those of the wrapped optimizer (add/remove-one, Poisson).
+ *
+ * <p>Cost: every per-example gradient costs τ loss-gradient evaluations. With the paper's accuracy
+ * α = L/n, τ ≈ 16n², which makes the method super-linear (the reason Phased-SGD with the bisection prox
+ * exists); the default α = L/√n (τ ≈ 16n) is a documented relaxation that voids the inexact-gradient
+ * stability term of the utility proof ({@code theory-notes/moreau-smoothing.md §4}) but not privacy.
+ *
+ * <p>Reference: Bassily, Feldman, Talwar, Thakurta, "Private Stochastic Convex Optimization with
+ * Optimal Rates", NeurIPS 2019, arXiv:1908.09970, §4.
+ */
+public final class ProxSgd implements PrivateOptimizer {
+    private final PrivateOptimizer base;
+    private final double smoothness; // NaN: stability limit
+    private final double relativeAccuracy; // α/L; NaN: 1/√n
+    private final double comparatorRadius; // NaN: √d
+
+    private ProxSgd(Builder b) {
+        this.base = b.practical != null ? b.practical.toBuilder().runOptions(b.runOptions()).build()
+                : Bftt19Sgd.builder().accountant(b.accountant).runOptions(b.runOptions()).build();
+        this.smoothness = b.smoothness;
+        this.relativeAccuracy = b.relativeAccuracy;
+        this.comparatorRadius = b.comparatorRadius;
+    }
+
+    /** A builder: BFTT19 paper preset of noisy SGD, β at the stability limit, α = L/√n. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return "prox-sgd";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return base.relation();
+    }
+
+    /**
+     * The resolved smoothing.
+     *
+     * @param envelope f_β, the loss the noisy SGD runs on
+     * @param basePlan the wrapped optimizer's plan on the envelope's shape
+     */
+    record Plan(MoreauEnvelopeOracle envelope, RunPlan basePlan) {
+    }
+
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        Checks.notNull("budget", budget);
+        int n = shape.size();
+        int d = shape.dimension();
+        Loss loss = shape.loss();
+        if (loss.convexity() != Loss.Convexity.CONVEX) {
+            throw Checks.fail("convexity of " + loss.name(), "CONVEX for prox-sgd", loss.convexity());
+        }
+        double lip = shape.lipschitz();
+        if (!(lip > 0) || Double.isInfinite(lip)) {
+            throw Checks.fail("Lipschitz constant L", "finite and positive", lip);
+        }
+        double m = shape.domain().radius(d);
+        double dd = Double.isFinite(m) ? m : (Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius);
+        double beta = smoothness;
+        if (Double.isNaN(beta)) {
+            double li = Math.log(1 / budget.delta());
+            beta = (lip / dd) * Math.min(Math.sqrt(n / 2.0), budget.epsilon() * n / Math.sqrt(8 * d * li));
+            beta *= 1 - 1e-12; // stay on the safe side of noisy SGD's own check after rounding
+        }
+        double alpha = (Double.isNaN(relativeAccuracy) ? 1 / Math.sqrt(n) : relativeAccuracy) * lip;
+        MoreauEnvelopeOracle envelope = MoreauEnvelopeOracle.of(loss, lip, beta, alpha, d);
+        RunPlan basePlan = base.plan(shape.withLoss(envelope), budget);
+        RunParameters params = basePlan.parameters().toBuilder()
+                .put(Param.SMOOTHNESS, beta)
+                .put(Param.SMOOTHING_ACCURACY, alpha)
+                .put(Param.INNER_STEPS, envelope.innerSteps())
+                .build();
+        return RunPlan.builder(name(), shape)
+                .privacy(basePlan.statement(), basePlan.relation(), basePlan.accountant(), budget)
+                .parameters(params)
+                .budgetBinding(basePlan.budgetBinding())
+                .exactSizeRequired(basePlan.exactSizeRequired())
+                .detail(new Plan(envelope, basePlan))
+                .build();
+    }
+
+    /**
+     * Runs the wrapped noisy SGD on the envelope of the problem's loss. The result carries this plan;
+     * with diagnostics on, {@link Diagnostic#INNER_GRADIENT_EVALUATIONS} = τ × the per-example count.
+     */
+    @Override
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        Checks.notNull("problem", problem);
+        Plan p = plan.detail(Plan.class);
+        if (!problem.loss().equals(plan.shape().loss())) {
+            throw Checks.fail("loss", "the planned " + plan.shape().loss().name(), problem.loss().name());
+        }
+        Problem smoothed = new Problem(problem.data(), p.envelope(), problem.domain(), problem.declaredSize());
+        OptimizationResult r = base.run(smoothed, p.basePlan(), rng);
+        Diagnostics diag = r.nonPrivateDiagnostics();
+        if (diag.has(Diagnostic.GRADIENT_EVALUATIONS)) {
+            Diagnostics.Builder b = Diagnostics.builder();
+            for (Diagnostic k : Diagnostic.values()) {
+                if (diag.has(k)) {
+                    b.put(k, diag.get(k));
+                }
+            }
+            diag = b.put(Diagnostic.INNER_GRADIENT_EVALUATIONS,
+                    diag.get(Diagnostic.GRADIENT_EVALUATIONS) * p.envelope().innerSteps()).build();
+        }
+        return new OptimizationResult(r.solution(), r.privacy(), plan, r.ledger(), r.noise(), diag);
+    }
+
+    @Override
+    public String toString() {
+        return "ProxSgd(base=" + base + ", smoothness=" + smoothness + ", relativeAccuracy=" + relativeAccuracy
+                + ", comparatorRadius=" + comparatorRadius + ")";
+    }
+
+    /**
+     * Builder; every setter validates. The shared settings ({@code diagnostics}, {@code mutation}) are
+     * this builder's: they replace those of a given {@link #noisySgd}.
+     */
+    public static final class Builder extends OptimizerBuilder<Builder> {
+        private NoisySgd practical;
+        private PrivacyAccountant accountant = new PldAccountant();
+        private double smoothness = Double.NaN;
+        private double relativeAccuracy = Double.NaN;
+        private double comparatorRadius = Double.NaN;
+
+        private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /**
+         * Practical mode: run this DP-SGD (its sampler, batch size, epochs, clip norm, step, accountant)
+         * on the envelope instead of the BFTT19 paper preset.
+         */
+        public Builder noisySgd(NoisySgd sgd) {
+            this.practical = Checks.notNull("noisySgd", sgd);
+            return this;
+        }
+
+        /** The add/remove-one accountant of the paper preset (default PLD; practical mode uses its own). */
+        public Builder accountant(PrivacyAccountant a) {
+            Checks.notNull("accountant", a);
+            if (a.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
+                throw Checks.fail("accountant relation", "ADD_OR_REMOVE_ONE for prox-sgd", a.relation());
+            }
+            this.accountant = a;
+            return this;
+        }
+
+        /** β &gt; 0 of the envelope in w (default: the stability limit above). */
+        public Builder smoothness(double beta) {
+            this.smoothness = Checks.positive("smoothness", beta);
+            return this;
+        }
+
+        /** α/L &gt; 0, the inner accuracy relative to L (default 1/√n; the paper's is 1/n). */
+        public Builder relativeAccuracy(double a) {
+            this.relativeAccuracy = Checks.positive("relativeAccuracy", a);
+            return this;
+        }
+
+        /** D &gt; 0 used for β when the domain is unbounded (default √d, as for {@link PhasedSgd}). */
+        public Builder comparatorRadius(double r) {
+            this.comparatorRadius = Checks.positive("comparatorRadius", r);
+            return this;
+        }
+
+        /** Builds the immutable optimizer. */
+        public ProxSgd build() {
+            return new ProxSgd(this);
+        }
+    }
+}
