@@ -21,6 +21,9 @@ final class AlgorithmSpecs {
         add(new NoisyFrankWolfeSpec());
         add(new VrFrankWolfeSpec());
         add(new NoisySfwSpec());
+        add(new PhasedSgdSpec());
+        add(new ProxSgdSpec());
+        add(new PgMirrorDescentSpec());
         for (Algorithms.Spec s : Algorithms.all().values()) {
             if (!ALL.containsKey(s.name())) {
                 add(new LegacySpec(s));

@@ -32,9 +32,6 @@ public final class Algorithms {
     private static final Map<String, Spec> REGISTRY = new LinkedHashMap<>();
 
     static {
-        register(SmoothingAlgorithms.phasedSgd());
-        register(SmoothingAlgorithms.proxSgd());
-        register(MirrorAlgorithms.pgMirrorDescent());
         register(ObjPertAlgorithms.exact());
         register(ObjPertAlgorithms.svrg());
     }
