@@ -2,13 +2,14 @@ package org.dpopt.cli;
 
 import java.util.Set;
 import org.dpopt.linalg.Checks;
-import org.dpopt.optim.ObjectivePerturbation;
+import org.dpopt.optim.objpert.ApproximateObjectivePerturbation;
+import org.dpopt.optim.objpert.ObjectivePerturbation;
 
 /**
  * CLI specs of objective perturbation: {@code objective-perturbation} (exact, certified Newton) and
  * {@code objective-perturbation-svrg} (approximate: SVRG + Gaussian output noise). {@code --l2} sets λ
- * in λ‖w‖² (default: the BFTT19 theorem's value, which needs {@code --radius}); {@code --epochs} fixes
- * the SVRG epoch budget (default: the data-independent budget). Losses: logistic, squared, huber,
+ * in λ‖w‖² (default: the theorem's value, which needs {@code --radius}); {@code --epochs} fixes
+ * the SVRG epoch budget (default: the certified budget). Losses: logistic, squared, huber,
  * smoothed-hinge (hinge and absolute are refused: not smooth).
  */
 final class ObjPertAlgorithms {
@@ -17,15 +18,23 @@ final class ObjPertAlgorithms {
 
     static Algorithms.Spec exact() {
         return new Algorithms.Spec("objective-perturbation", Set.of("--radius", "--l2"), "logistic",
-                o -> common(ObjectivePerturbation.builder(), o).build(),
-                "exact objective perturbation (KST12 / BFTT19 A_ObjP), GLM losses, certified Newton solve");
+                o -> {
+                    ObjectivePerturbation.Builder b = ObjectivePerturbation.builder();
+                    if (o.l2() != null) {
+                        b.lambda(o.l2());
+                    }
+                    return b.build();
+                },
+                "exact objective perturbation (GLM losses, certified Newton solve)");
     }
 
     static Algorithms.Spec svrg() {
         return new Algorithms.Spec("objective-perturbation-svrg", Set.of("--radius", "--l2", "--epochs"), "logistic",
                 o -> {
-                    ObjectivePerturbation.Builder b = common(ObjectivePerturbation.builder(), o)
-                            .variant(ObjectivePerturbation.Variant.SVRG);
+                    ApproximateObjectivePerturbation.Builder b = ApproximateObjectivePerturbation.builder();
+                    if (o.l2() != null) {
+                        b.lambda(o.l2());
+                    }
                     if (o.epochs() != null) {
                         double e = o.epochs();
                         if (!(e >= 1 && e == Math.rint(e) && e <= Integer.MAX_VALUE)) {
@@ -35,13 +44,6 @@ final class ObjPertAlgorithms {
                     }
                     return b.build();
                 },
-                "approximate objective perturbation (BFTT19 A_ObjP-App): SVRG to certified accuracy + Gaussian output");
-    }
-
-    private static ObjectivePerturbation.Builder common(ObjectivePerturbation.Builder b, TrainOptions o) {
-        if (o.l2() != null) {
-            b.lambda(o.l2());
-        }
-        return b;
+                "approximate objective perturbation: SVRG to a certified accuracy + Gaussian output noise");
     }
 }

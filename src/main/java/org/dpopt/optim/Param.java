@@ -71,7 +71,26 @@ public enum Param {
     /** Which parameter rule made the plan: the theorem's setting ("paper") or the practical default. */
     PRESET("preset", Kind.TEXT),
     /** The accountant that calibrated and reports. */
-    ACCOUNTANT("accountant", Kind.TEXT);
+    ACCOUNTANT("accountant", Kind.TEXT),
+    // objective perturbation
+    /** σ_G, the per-coordinate standard deviation of the random linear term G of a perturbed objective. */
+    OBJECTIVE_SIGMA("objective_sigma", Kind.REAL),
+    /** The rule σ_G was calibrated by ("tight" or "kst12"). */
+    NOISE_RULE("noise_rule", Kind.TEXT),
+    /** The ε at which the objective-perturbation theorem is applied (all of ε, or its share). */
+    PERTURBATION_EPSILON("perturbation_epsilon", Kind.REAL),
+    /** The δ at which the objective-perturbation theorem is applied. */
+    PERTURBATION_DELTA("perturbation_delta", Kind.REAL),
+    /** The certified distance to the exact minimizer required of a released solve (relative to max(1, M)). */
+    SOLVER_TOLERANCE("solver_tolerance", Kind.REAL),
+    /** The limit on a solver's (data-dependent) iterations, e.g. Newton steps. */
+    SOLVER_STEP_LIMIT("solver_step_limit", Kind.INTEGER),
+    /** α, the certified suboptimality required of an approximate minimizer. */
+    ACCURACY("accuracy", Kind.REAL),
+    /** r, the certified bound on the distance of an approximate minimizer from the exact one. */
+    DISTANCE_BOUND("distance_bound", Kind.REAL),
+    /** Inner steps per epoch of a variance-reduced loop (SVRG's k). */
+    INNER_STEPS("inner_steps", Kind.INTEGER);
 
     /** The value type of a key. */
     public enum Kind {

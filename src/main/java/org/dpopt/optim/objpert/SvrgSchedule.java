@@ -1,0 +1,23 @@
+package org.dpopt.optim.objpert;
+
+import org.dpopt.accounting.GaussianEvent;
+
+/**
+ * A planned approximate objective-perturbation run, from public quantities only.
+ *
+ * @param perturbation λ, σ_G and the theorem's (ε/2, δ_M/2)
+ * @param alpha α, the certified suboptimality required of the SVRG iterate
+ * @param distanceBound r = √(2α/λ) ≥ ‖w̃ − ŵ‖
+ * @param outputEvent the Gaussian event of the output release (sensitivity 2r)
+ * @param failureProbability p, the bound on the probability that no certified iterate is found
+ * @param epochs the user's fixed epoch count, or 0 for the certified budget
+ * @param earlyStop stop SVRG at the first certified epoch (data-dependent time)
+ */
+record SvrgSchedule(Perturbation perturbation, double alpha, double distanceBound, GaussianEvent outputEvent,
+        double failureProbability, int epochs, boolean earlyStop) {
+
+    /** Δ_H = 2r, the ℓ2 sensitivity of the certified iterate. */
+    double outputSensitivity() {
+        return 2 * distanceBound;
+    }
+}
