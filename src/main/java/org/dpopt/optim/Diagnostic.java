@@ -34,7 +34,12 @@ public enum Diagnostic {
     /** The proximal gap of the output (weakly convex objectives). */
     PROX_GAP("prox_gap"),
     /** The index of the output iterate among the run's iterates, when it is chosen at random. */
-    OUTPUT_INDEX("output_index");
+    OUTPUT_INDEX("output_index"),
+    /**
+     * Which release path a certified solver took: 0 the main solve certified, 1 a backup solve certified,
+     * 2 neither, so a data-independent point was released.
+     */
+    SOLVER_FALLBACK("solver_fallback");
 
     private final String key;
 

@@ -90,7 +90,15 @@ public enum Param {
     /** r, the certified bound on the distance of an approximate minimizer from the exact one. */
     DISTANCE_BOUND("distance_bound", Kind.REAL),
     /** Inner steps per epoch of a variance-reduced loop (SVRG's k). */
-    INNER_STEPS("inner_steps", Kind.INTEGER);
+    INNER_STEPS("inner_steps", Kind.INTEGER),
+    /** The fixed step count of a backup solve run only when the main solve is not certified. */
+    FALLBACK_STEPS("fallback_steps", Kind.INTEGER),
+    /** B, a public bound on the norm of a noise vector (e.g. ‖G‖), exceeded with probability inside p. */
+    NOISE_NORM_BOUND("noise_norm_bound", Kind.REAL),
+    /** p, the bound (for every dataset) on the probability that a solver cannot release a certified point. */
+    FAILURE_PROBABILITY("failure_probability", Kind.REAL),
+    /** (1 + e^ε)p, the part of δ set aside for that failure. */
+    FAILURE_DELTA("failure_delta", Kind.REAL);
 
     /** The value type of a key. */
     public enum Kind {

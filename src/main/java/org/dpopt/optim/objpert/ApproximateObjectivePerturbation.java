@@ -7,6 +7,7 @@ import org.dpopt.accounting.GaussianEvent;
 import org.dpopt.accounting.GaussianMechanism;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
+import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.Diagnostic;
@@ -34,12 +35,17 @@ import org.ejml.data.DMatrixRMaj;
  * Optimization", IEEE S&amp;P 2019 (approximate minima perturbation); Balle, Wang, "Improving the
  * Gaussian Mechanism for Differential Privacy", ICML 2018, arXiv:1805.06530 (the output calibration).
  *
- * <p>Assumptions as for {@link ObjectivePerturbation}, with β ≤ (ε/2)·n·λ. The SVRG run may fail to
- * certify α within its epoch budget; the budget bounds that probability by p on every dataset, and the
- * plan sets aside (1 + e^ε)p of δ first, so δ_M = δ − (1 + e^ε)p.
+ * <p>Assumptions as for {@link ObjectivePerturbation}, with β ≤ (ε/2)·n·λ.
+ *
+ * <p>No data-dependent event: the epoch budget E is a function of public constants and of the public
+ * bound B = σ_G√(d + 2√(d ln(2/p)) + 2 ln(2/p)) on ‖G‖ (never of G itself), chosen so that SVRG fails to
+ * certify α with probability at most p/2 whenever ‖G‖ ≤ B; with P[‖G‖ &gt; B] ≤ p/2, a run fails with
+ * probability at most p on every dataset, and then releases the data-independent Π_W(Π_W(0) + H).
+ * The plan sets aside (1 + e^ε)p of δ first: δ_M = δ − (1 + e^ε)p. Without early stopping every run
+ * takes exactly E epochs; the realized counts and certificates are non-private diagnostics.
  *
  * <p>Privacy: replace-one; statement Composed((ε/2, δ_M/2)-DP, Gaussian(z_H)), reported by basic
- * composition with the failure charge. Only a certified iterate is ever perturbed and released.
+ * composition plus the failure charge.
  */
 public final class ApproximateObjectivePerturbation implements PrivateOptimizer {
 
@@ -78,10 +84,9 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
 
     /** p: as set, or 1e-3·δ/(1 + e^ε) so that a failure costs at most δ/1000. */
     double failureProbability(PrivacyBudget budget) {
-        if (!Double.isNaN(failureProbability)) {
-            return failureProbability;
-        }
-        return 1e-3 * budget.delta() / (1 + Math.exp(Math.min(budget.epsilon(), 700)));
+        return Double.isNaN(failureProbability)
+                ? ObjectivePerturbationNoise.defaultFailureProbability(budget.epsilon(), budget.delta())
+                : failureProbability;
     }
 
     @Override
@@ -90,41 +95,68 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         Checks.notNull("budget", budget);
         Perturbation.smoothConvexGll(shape);
         double p = failureProbability(budget);
-        double charge = FailureChargedAccountant.charge(budget.epsilon(), p);
+        double charge = ObjectivePerturbationNoise.failureCharge(budget.epsilon(), p);
         double deltaM = budget.delta() - charge;
         if (!(deltaM > 0)) {
             throw Checks.fail("failure probability term (1 + e^eps) p", "below delta = " + budget.delta(), charge);
         }
         Perturbation pert = Perturbation.plan(shape, budget.epsilon() / 2, deltaM / 2, lambda, noiseRule, "eps/2");
-        int n = shape.size();
-        double alpha = accuracy;
-        if (Double.isNaN(alpha)) {
-            double m = shape.domain().radius(shape.dimension());
-            if (!Double.isFinite(m)) {
-                throw Checks.fail("domain radius M", "finite when the accuracy alpha is not given (alpha = "
-                        + "M^2 lambda/n^2)", m);
-            }
-            alpha = m * m * pert.lambda() / ((double) n * n);
-        }
+        double alpha = accuracy(shape, pert.lambda());
         double r = Math.sqrt(2 * alpha / pert.lambda());
         GaussianEvent out = new GaussianEvent(GaussianMechanism.noiseMultiplier(budget.epsilon() / 2, deltaM / 2));
-        SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, p, epochs, earlyStop);
+        FailureBudget failure = new FailureBudget(p, charge,
+                ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(), p / 2));
+        int e = epochs(shape, pert, failure, alpha);
+        SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, failure, e, earlyStop);
         Svrg.Schedule inner = Svrg.schedule(pert.lambda(), pert.beta(), shape.domain().isWholeSpace());
-        RunParameters.Builder params = ObjectivePerturbation.parameters(shape, pert)
-                .put(Param.STEPS, 1L)
+        RunParameters.Builder params = failure.publish(ObjectivePerturbation.parameters(shape, pert))
+                .put(Param.EPOCHS, (long) e)
+                .put(Param.INNER_STEPS, inner.innerSteps())
+                .put(Param.STEPS, e * inner.innerSteps())
+                .put(Param.LEARNING_RATE, inner.stepSize())
                 .put(Param.ACCURACY, alpha)
                 .put(Param.DISTANCE_BOUND, r)
                 .put(Param.NOISE_MULTIPLIER, out.noiseMultiplier())
                 .put(Param.SENSITIVITY, s.outputSensitivity())
-                .put(Param.SIGMA, out.noiseMultiplier() * s.outputSensitivity())
-                .put(Param.LEARNING_RATE, inner.stepSize())
-                .put(Param.INNER_STEPS, inner.innerSteps());
+                .put(Param.SIGMA, out.noiseMultiplier() * s.outputSensitivity());
         return RunPlan.builder(name(), shape)
                 .privacy(ComposedEvent.of(pert.event(), out), relation(), new FailureChargedAccountant(
                         new BasicCompositionAccountant(relation()), p, budget.epsilon()), budget)
                 .parameters(params.build())
                 .detail(s)
                 .build();
+    }
+
+    /** α: as set, or M²λ/n². */
+    private double accuracy(ProblemShape shape, double lam) {
+        if (!Double.isNaN(accuracy)) {
+            return accuracy;
+        }
+        double m = shape.domain().radius(shape.dimension());
+        if (!Double.isFinite(m)) {
+            throw Checks.fail("domain radius M", "finite when the accuracy alpha is not given (alpha = "
+                    + "M^2 lambda/n^2)", m);
+        }
+        return m * m * lam / ((double) shape.size() * shape.size());
+    }
+
+    /**
+     * E: the certified budget for ‖b‖ ≤ B/n and failure probability p/2 (public), or the user's fixed
+     * count if it is at least that.
+     */
+    private int epochs(ProblemShape shape, Perturbation pert, FailureBudget failure, double alpha) {
+        int d = shape.dimension();
+        DMatrixRMaj w0 = new DMatrixRMaj(d, 1);
+        shape.domain().project(w0);
+        int certified = Svrg.epochBudget(pert.lambda(), pert.beta(), pert.lipschitz(),
+                failure.noiseNormBound() / shape.size(), Vectors.norm2(w0), shape.domain().radius(d),
+                shape.domain().isWholeSpace(), alpha, failure.probability() / 2);
+        if (epochs > 0 && epochs < certified) {
+            throw Checks.fail("epochs", "at least the certified budget " + certified + " that bounds the failure "
+                    + "probability by " + failure.probability() + " (fewer epochs would leave a failure of unbounded "
+                    + "probability)", epochs);
+        }
+        return Math.max(epochs, certified);
     }
 
     @Override
@@ -134,7 +166,10 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         return run.finish(release(run, new InMemoryPasses(problem.data()), s));
     }
 
-    /** Draws G, runs SVRG to a certified iterate, releases it with output noise. */
+    /**
+     * Draws G, runs SVRG for the planned epochs, and releases the certified iterate plus H; if no
+     * iterate is certified, Π_W(0) + H instead (a data-independent point, same draws).
+     */
     private static DMatrixRMaj release(PrivateRun run, InMemoryPasses passes, SvrgSchedule s) {
         Perturbation pert = s.perturbation();
         int n = passes.size();
@@ -142,23 +177,14 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         run.objectiveNoise(b, pert.sigma() / n, pert.event()); // b = G/n
         PerturbedObjective obj = new PerturbedObjective(passes, pert.loss(), run.problem().domain(), b,
                 pert.lambda(), pert.lipschitz(), pert.beta());
-        DMatrixRMaj w0 = new DMatrixRMaj(passes.dimension(), 1);
-        obj.domain().project(w0);
-        int certifiedEpochs = Svrg.epochBudget(pert.lambda(), pert.beta(), pert.lipschitz(), obj.linearNorm(),
-                org.dpopt.linalg.Vectors.norm2(w0), obj.domain().radius(obj.dimension()),
-                obj.domain().isWholeSpace(), s.alpha(), s.failureProbability());
-        if (s.epochs() > 0 && s.epochs() < certifiedEpochs) {
-            throw Checks.fail("epochs", "at least the budget " + certifiedEpochs + " that bounds the failure "
-                    + "probability by " + s.failureProbability() + " (fewer epochs would make failing a "
-                    + "data-dependent release)", s.epochs());
-        }
-        int budgetEpochs = Math.max(s.epochs(), certifiedEpochs);
-        Svrg.Result r = Svrg.solve(obj, passes.data(), s.alpha(), budgetEpochs, s.earlyStop(), run.rng());
-        if (!(r.suboptimality() <= s.alpha())) {
-            throw new IllegalStateException("SVRG did not certify suboptimality alpha = " + s.alpha()
-                    + " within " + budgetEpochs + " epochs; nothing released");
-        }
+        Svrg.Result r = Svrg.solve(obj, passes.data(), s.alpha(), s.epochs(), s.earlyStop(), run.rng());
+        boolean certified = r.suboptimality() <= s.alpha();
         DMatrixRMaj out = r.w();
+        if (!certified) {
+            Vectors.zero(out);
+            obj.domain().project(out);
+        }
+        run.diagnose(Diagnostic.SOLVER_FALLBACK, certified ? 0 : 2);
         run.diagnose(Diagnostic.CERTIFIED_SUBOPTIMALITY, r.suboptimality());
         run.diagnose(Diagnostic.SOLVER_STEPS, r.epochs());
         run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, r.gradientEvaluations());
@@ -167,9 +193,10 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         if (run.diagnosticsOn()) {
             run.diagnose(Diagnostic.TRAIN_LOSS, run.problem().empiricalRisk(out));
         }
-        run.note("split (eps/2, delta_M/2) objective perturbation + (eps/2, delta_M/2) Gaussian output noise");
+        run.note("split (eps/2, delta_M/2) objective perturbation + (eps/2, delta_M/2) Gaussian output noise, "
+                + "delta_M = delta - (1 + e^eps) p");
         if (s.earlyStop()) {
-            run.note("early stop: the epoch count (and the running time) depends on the data and is not covered");
+            run.note("early stop: the running time depends on the data and is not covered");
         }
         return out;
     }
@@ -228,13 +255,16 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
             return this;
         }
 
-        /** A fixed epoch count ≥ 1, at least the certified budget (default: the certified budget). */
+        /** A fixed epoch count ≥ 1, at least the certified budget (refused otherwise; default: that budget). */
         public Builder epochs(int e) {
             this.epochs = Checks.atLeastOne("epochs", e);
             return this;
         }
 
-        /** The failure probability p ∈ (0, 1) the epoch budget guarantees (default 1e-3·δ/(1 + e^ε)). */
+        /**
+         * The failure probability p ∈ (0, 1) the plan charges (1 + e^ε)p of δ for: half for ‖G‖ above its
+         * public bound, half for SVRG not certifying within the budget (default 1e-3·δ/(1 + e^ε)).
+         */
         public Builder failureProbability(double pr) {
             this.failureProbability = Checks.openUnit("failureProbability", pr);
             return this;

@@ -28,18 +28,16 @@ final class FailureChargedAccountant implements PrivacyAccountant {
      */
     FailureChargedAccountant(PrivacyAccountant inner, double failureProbability, double epsilonCap) {
         this.inner = Checks.notNull("inner", inner);
-        this.failureProbability = Checks.probability("failureProbability", failureProbability);
+        if (!(failureProbability >= 0 && failureProbability < 1)) {
+            throw Checks.fail("failureProbability", "in [0, 1)", failureProbability);
+        }
+        this.failureProbability = failureProbability;
         this.epsilonCap = Checks.nonNegative("epsilonCap", epsilonCap);
-    }
-
-    /** (1 + e^ε)p, the δ charged for a failure probability p at ε (ε capped at 700 to stay finite). */
-    static double charge(double epsilon, double p) {
-        return (1 + Math.exp(Math.min(epsilon, 700))) * p;
     }
 
     /** The charge at the plan's ε. */
     double planCharge() {
-        return charge(epsilonCap, failureProbability);
+        return ObjectivePerturbationNoise.failureCharge(epsilonCap, failureProbability);
     }
 
     @Override
@@ -74,7 +72,7 @@ final class FailureChargedAccountant implements PrivacyAccountant {
                 break;
             }
             double eps = inner.epsilon(event, delta - used);
-            double need = charge(eps, failureProbability);
+            double need = ObjectivePerturbationNoise.failureCharge(eps, failureProbability);
             if (need <= used) {
                 return new double[] {eps, used};
             }
@@ -85,7 +83,8 @@ final class FailureChargedAccountant implements PrivacyAccountant {
 
     @Override
     public double delta(DpEvent event, double epsilon) {
-        return Math.min(1, inner.delta(event, epsilon) + charge(epsilon, failureProbability));
+        return Math.min(1, inner.delta(event, epsilon)
+                + ObjectivePerturbationNoise.failureCharge(epsilon, failureProbability));
     }
 
     @Override

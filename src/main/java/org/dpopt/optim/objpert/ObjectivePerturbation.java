@@ -31,12 +31,20 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Assumptions (checked on the loss <em>type</em> and its declared constants, never on data): the loss
  * is a convex {@code GeneralizedLinearLoss} (rank-one Hessians φ″xxᵀ) with Lipschitz φ′ (finite β);
- * β ≤ ε·n·λ (Λ = 2nλ ≥ 2β/ε). Default λ = (2L/M)√(2/n + 4d ln(1/δ)/(ε²n²)); σ_G by
+ * β ≤ ε·n·λ (Λ = 2nλ ≥ 2β/ε). Default λ = (2L/M)√(2/n + 4d ln(1/δ_M)/(ε²n²)); σ_G by
  * {@link ObjectivePerturbationNoise.Rule} (default: the tight two-dimensional tail bound).
  *
- * <p>Privacy: replace-one (n public); the statement is the theorem's (ε, δ) event, recorded when G is
- * drawn, reported by basic composition. One noisy step (the perturbation), so the plan's
- * {@code steps} is 1; the Newton iteration count is data dependent and only a non-private diagnostic.
+ * <p>No data-dependent event: if the Newton solve is not certified (a data-dependent outcome), a
+ * projected-gradient solve with a public step count K follows, which certifies in exact arithmetic
+ * whenever ‖G‖ is below the public bound B = σ_G√(d + 2√(d ln(1/p)) + 2 ln(1/p)); if that fails too,
+ * the data-independent point Π_W(0) = 0 is released. A run therefore differs from the ideal mechanism
+ * only on an event of probability at most p (‖G‖ &gt; B) for every dataset, and the plan sets aside
+ * (1 + e^ε)p of δ first: the theorem runs at δ_M = δ − (1 + e^ε)p. Nothing about the solve (steps,
+ * distances, which path was taken) is released; those are non-private diagnostics.
+ *
+ * <p>Privacy: replace-one (n public); the statement is the theorem's (ε, δ_M) event, recorded when G
+ * is drawn, reported by basic composition plus the failure charge. One noisy step (the perturbation),
+ * so the plan's {@code steps} is 1.
  */
 public final class ObjectivePerturbation implements PrivateOptimizer {
 
@@ -44,6 +52,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
     private final ObjectivePerturbationNoise.Rule noiseRule;
     private final double tolerance;
     private final int newtonSteps;
+    private final double failureProbability; // NaN: 1e-3·δ/(1 + e^ε)
+    private final int backupStepsOverride; // 0: the certified count; tests only
     private final RunOptions options;
 
     private ObjectivePerturbation(Builder b) {
@@ -51,6 +61,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         this.noiseRule = b.noiseRule;
         this.tolerance = b.tolerance;
         this.newtonSteps = b.newtonSteps;
+        this.failureProbability = b.failureProbability;
+        this.backupStepsOverride = b.backupStepsOverride;
         this.options = b.runOptions();
     }
 
@@ -69,6 +81,13 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         return NeighboringRelation.REPLACE_ONE;
     }
 
+    /** p: as set, or 1e-3·δ/(1 + e^ε) so that a failure costs at most δ/1000. */
+    double failureProbability(PrivacyBudget budget) {
+        return Double.isNaN(failureProbability)
+                ? ObjectivePerturbationNoise.defaultFailureProbability(budget.epsilon(), budget.delta())
+                : failureProbability;
+    }
+
     @Override
     public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
         Checks.notNull("shape", shape);
@@ -78,15 +97,29 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             throw Checks.fail("domain", "the whole space or a centred L2 ball for exact objective perturbation "
                     + "(use objective-perturbation-svrg for other sets)", shape.domain());
         }
-        Perturbation pert = Perturbation.plan(shape, budget.epsilon(), budget.delta(), lambda, noiseRule, "eps");
-        ExactSchedule s = new ExactSchedule(pert, tolerance, newtonSteps);
-        RunParameters.Builder p = parameters(shape, pert)
+        double p = failureProbability(budget);
+        double charge = ObjectivePerturbationNoise.failureCharge(budget.epsilon(), p);
+        double deltaM = budget.delta() - charge;
+        if (!(deltaM > 0)) {
+            throw Checks.fail("failure probability term (1 + e^eps) p", "below delta = " + budget.delta(), charge);
+        }
+        Perturbation pert = Perturbation.plan(shape, budget.epsilon(), deltaM, lambda, noiseRule, "eps");
+        FailureBudget failure = new FailureBudget(p, charge,
+                ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(), p));
+        double m = shape.domain().radius(shape.dimension());
+        double target = tolerance * (Double.isFinite(m) ? Math.max(1, m) : 1);
+        int backup = backupStepsOverride > 0 ? backupStepsOverride : BackupGradientSolver.steps(pert.lambda(),
+                pert.beta(), pert.lipschitz(), failure.noiseNormBound() / shape.size(), m, target);
+        ExactSchedule s = new ExactSchedule(pert, tolerance, newtonSteps, failure, backup, target);
+        RunParameters.Builder params = failure.publish(parameters(shape, pert))
                 .put(Param.STEPS, 1L)
                 .put(Param.SOLVER_TOLERANCE, tolerance)
-                .put(Param.SOLVER_STEP_LIMIT, (long) newtonSteps);
+                .put(Param.SOLVER_STEP_LIMIT, (long) newtonSteps)
+                .put(Param.FALLBACK_STEPS, (long) backup);
         return RunPlan.builder(name(), shape)
-                .privacy(pert.event(), relation(), new BasicCompositionAccountant(relation()), budget)
-                .parameters(p.build())
+                .privacy(pert.event(), relation(), new FailureChargedAccountant(
+                        new BasicCompositionAccountant(relation()), p, budget.epsilon()), budget)
+                .parameters(params.build())
                 .detail(s)
                 .build();
     }
@@ -117,7 +150,11 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         return run.finish(solve(run, GlmPasses.inMemory(problem.data()), s));
     }
 
-    /** Draws G, minimizes, records diagnostics; the returned point is the release. */
+    /**
+     * Draws G and minimizes: the certified Newton answer, else the certified backup answer, else the
+     * data-independent point Π_W(0) (reachable only when ‖G‖ exceeds its public bound, or through
+     * rounding). Which of the three happened is a non-private diagnostic.
+     */
     static DMatrixRMaj solve(PrivateRun run, GlmPasses passes, ExactSchedule s) {
         Perturbation pert = s.perturbation();
         int n = passes.size();
@@ -126,19 +163,33 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         PerturbedObjective obj = new PerturbedObjective(passes, pert.loss(), run.problem().domain(), b,
                 pert.lambda(), pert.lipschitz(), pert.beta());
         CertifiedNewtonSolver.Solution sol = new CertifiedNewtonSolver(s.tolerance(), s.newtonSteps()).solve(obj);
-        if (!sol.certified()) {
-            throw new IllegalStateException("Newton solve not certified: distance bound " + sol.distance()
-                    + " after " + sol.newtonSteps() + " Newton steps");
-        }
-        run.diagnose(Diagnostic.CERTIFIED_DISTANCE, sol.distance());
-        run.diagnose(Diagnostic.SOLVER_STEPS, sol.newtonSteps());
-        run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, sol.gradientEvaluations());
-        if (run.diagnosticsOn()) {
-            run.diagnose(Diagnostic.TRAIN_LOSS, run.problem().empiricalRisk(sol.w()));
-        }
         run.note("exact objective perturbation: the release is certified within " + s.tolerance()
-                + "·max(1, M) of the exact minimizer the theorem assumes");
-        return sol.w();
+                + " max(1, M) of the exact minimizer the theorem assumes (relative to max(1, |w|) when W is the "
+                + "whole space)");
+        run.diagnose(Diagnostic.SOLVER_STEPS, sol.newtonSteps());
+        DMatrixRMaj out = sol.w();
+        double distance = sol.distance();
+        long evals = sol.gradientEvaluations();
+        int fallback = 0;
+        if (!sol.certified()) {
+            BackupGradientSolver.Outcome backup = BackupGradientSolver.solve(obj, s.backupSteps(), s.backupTarget());
+            evals += backup.gradientEvaluations();
+            out = backup.w();
+            distance = backup.distance();
+            fallback = 1;
+            if (!backup.certified()) {
+                out = new DMatrixRMaj(passes.dimension(), 1);
+                obj.domain().project(out);
+                fallback = 2;
+            }
+        }
+        run.diagnose(Diagnostic.SOLVER_FALLBACK, fallback);
+        run.diagnose(Diagnostic.CERTIFIED_DISTANCE, distance);
+        run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, evals);
+        if (run.diagnosticsOn()) {
+            run.diagnose(Diagnostic.TRAIN_LOSS, run.problem().empiricalRisk(out));
+        }
+        return out;
     }
 
     /** A builder initialised with this optimizer's settings (for sweeps). */
@@ -148,6 +199,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         b.noiseRule = noiseRule;
         b.tolerance = tolerance;
         b.newtonSteps = newtonSteps;
+        b.failureProbability = failureProbability;
+        b.backupStepsOverride = backupStepsOverride;
         return b.runOptions(options);
     }
 
@@ -163,6 +216,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         private ObjectivePerturbationNoise.Rule noiseRule = ObjectivePerturbationNoise.Rule.TIGHT;
         private double tolerance = 1e-9;
         private int newtonSteps = 500;
+        private double failureProbability = Double.NaN;
+        private int backupStepsOverride = 0;
 
         private Builder() {
         }
@@ -193,6 +248,24 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         /** Newton step limit ≥ 1 (default 500). */
         public Builder newtonSteps(int k) {
             this.newtonSteps = Checks.atLeastOne("newtonSteps", k);
+            return this;
+        }
+
+        /**
+         * The probability p ∈ (0, 1) of a data-independent release that the plan charges (1 + e^ε)p
+         * of δ for (default 1e-3·δ/(1 + e^ε)); it bounds ‖G‖ and so the backup solve's step count.
+         */
+        public Builder failureProbability(double pr) {
+            this.failureProbability = Checks.openUnit("failureProbability", pr);
+            return this;
+        }
+
+        /**
+         * Tests only (package-private): replaces the certified backup step count, which voids the bound
+         * on the failure probability; used to exercise the data-independent release.
+         */
+        Builder backupStepsForTesting(int k) {
+            this.backupStepsOverride = Checks.atLeastOne("backupSteps", k);
             return this;
         }
 

@@ -62,4 +62,31 @@ public final class ObjectivePerturbationNoise {
         return (2 * lipschitz / radius)
                 * Math.sqrt(2.0 / n + 4.0 * d * Math.log(1 / delta) / (epsilon * epsilon * (double) n * n));
     }
+
+    /**
+     * A public bound on ‖G‖ for G ~ N(0, σ²I_d) that fails with probability at most p:
+     * σ·√(d + 2√(d·x) + 2x), x = ln(1/p), by the chi-square tail of Laurent and Massart ("Adaptive
+     * Estimation of a Quadratic Functional by Model Selection", Ann. Statist. 2000, Lemma 1):
+     * P[‖G‖²/σ² ≥ d + 2√(dx) + 2x] ≤ e^{−x}.
+     */
+    public static double noiseNormBound(double sigma, int d, double p) {
+        Checks.nonNegative("sigma", sigma);
+        Checks.atLeastOne("d", d);
+        Checks.openUnit("p", p);
+        double x = -Math.log(p); // not ln(1/p): 1/p overflows for the p of a huge ε
+        return sigma * Math.sqrt(d + 2 * Math.sqrt(d * x) + 2 * x);
+    }
+
+    /**
+     * The δ charged for a solver that fails with probability at most p on every dataset, at ε:
+     * (1 + e^ε)p (ε capped at 700 to stay finite).
+     */
+    public static double failureCharge(double epsilon, double p) {
+        return (1 + Math.exp(Math.min(epsilon, 700))) * p;
+    }
+
+    /** The default failure probability 1e-3·δ/(1 + e^ε): a failure then costs δ/1000. */
+    public static double defaultFailureProbability(double epsilon, double delta) {
+        return 1e-3 * delta / (1 + Math.exp(Math.min(epsilon, 700)));
+    }
 }

@@ -46,6 +46,9 @@ final class Svrg {
     record Schedule(double stepSize, long innerSteps, double rho) {
     }
 
+    /** The largest epoch budget planned. */
+    static final int MAX_EPOCHS = 100_000;
+
     private Svrg() {
     }
 
@@ -64,7 +67,8 @@ final class Svrg {
     }
 
     /**
-     * Epoch budget E = ⌈ln(c·gap₀/(α·p))/ln(1/ρ)⌉ (capped at 10⁵). Start w₀ = Π_W(0);
+     * Epoch budget E = ⌈ln(c·gap₀/(α·p))/ln(1/ρ)⌉ (refused above {@link #MAX_EPOCHS}: a cap would void
+     * the failure bound). Start w₀ = Π_W(0);
      * gap₀ = min(G₀²/(4λ), G₀·(‖w₀‖ + M)) ≥ J(w₀) − J* with G₀ = L + B + 2λ‖w₀‖ ≥ ‖∇J(w₀)‖ for any linear
      * term of norm ‖b‖ ≤ B (strong convexity, resp. convexity and ‖w₀ − ŵ‖ ≤ ‖w₀‖ + M). The certificate
      * is at most c·(J(w) − J*) with c = κ = L_J/μ for W = ℝ^d and c = 1 + κ² otherwise, so by Markov's
@@ -89,8 +93,14 @@ final class Svrg {
         double kappa = (beta + 2 * lambda) / (2 * lambda);
         double c = unconstrained ? kappa : 1 + kappa * kappa;
         double rho = schedule(lambda, beta, unconstrained).rho();
-        double e = Math.ceil(Math.log(c * gap0 / (alpha * failureProbability)) / Math.log(1 / rho));
-        return (int) Math.max(1, Math.min(100_000, e));
+        // logs of the factors: α·p underflows for the p of a huge ε
+        double e = Math.ceil((Math.log(c * gap0) - Math.log(alpha) - Math.log(failureProbability))
+                / Math.log(1 / rho));
+        if (!(e <= MAX_EPOCHS)) {
+            throw Checks.fail("certified SVRG epoch budget", "at most " + MAX_EPOCHS + " (raise the accuracy alpha "
+                    + "or lambda)", e);
+        }
+        return (int) Math.max(1, e);
     }
 
     /**

@@ -9,12 +9,12 @@ import org.dpopt.accounting.GaussianEvent;
  * @param alpha α, the certified suboptimality required of the SVRG iterate
  * @param distanceBound r = √(2α/λ) ≥ ‖w̃ − ŵ‖
  * @param outputEvent the Gaussian event of the output release (sensitivity 2r)
- * @param failureProbability p, the bound on the probability that no certified iterate is found
- * @param epochs the user's fixed epoch count, or 0 for the certified budget
+ * @param failure the failure budget (p split p/2 for ‖G‖ &gt; B, p/2 for SVRG not certifying)
+ * @param epochs E, the epoch budget (public: from B, not from G)
  * @param earlyStop stop SVRG at the first certified epoch (data-dependent time)
  */
 record SvrgSchedule(Perturbation perturbation, double alpha, double distanceBound, GaussianEvent outputEvent,
-        double failureProbability, int epochs, boolean earlyStop) {
+        FailureBudget failure, int epochs, boolean earlyStop) {
 
     /** Δ_H = 2r, the ℓ2 sensitivity of the certified iterate. */
     double outputSensitivity() {

@@ -4,6 +4,7 @@ import static org.dpopt.optim.objpert.ObjPertFixtures.HUGE;
 import static org.dpopt.optim.objpert.ObjPertFixtures.assertRefused;
 import static org.dpopt.optim.objpert.ObjPertFixtures.classification;
 import static org.dpopt.optim.objpert.ObjPertFixtures.referenceSolve;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,6 +26,7 @@ import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
+import org.dpopt.optim.RunPlan;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -94,16 +96,65 @@ class ApproximateObjectivePerturbationTest {
     }
 
     @Test
-    void uncertifiedSvrgThrowsInsteadOfReleasing() {
-        Problem p = Problem.of(classification(300, 4, 17), Losses.logistic(), ConvexSets.l2Ball(1));
+    void theEpochBudgetIsAFunctionOfPublicQuantitiesOnly() {
+        // two datasets of the same public shape: one plan, and every run takes exactly its E epochs
+        Problem p1 = Problem.of(classification(300, 4, 51), Losses.logistic(), ConvexSets.l2Ball(2));
+        Problem p2 = Problem.of(classification(300, 4, 53), Losses.logistic(), ConvexSets.l2Ball(2));
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        ApproximateObjectivePerturbation op = ApproximateObjectivePerturbation.builder().diagnostics(true).build();
+        RunPlan plan = op.plan(p1.shape(), b);
+        assertEquals(plan.parameters(), op.plan(p2.shape(), b).parameters());
+        long e = (long) plan.parameters().real(Param.EPOCHS);
+        // E from B = σ_G√(d + 2√(d x) + 2x), x = ln(2/p), and failure probability p/2: no G, no data
+        double p = ObjectivePerturbationNoise.defaultFailureProbability(1, 1e-5);
+        double sigma = plan.parameters().real(Param.OBJECTIVE_SIGMA);
+        double bound = ObjectivePerturbationNoise.noiseNormBound(sigma, 4, p / 2);
+        assertEquals(bound, plan.parameters().real(Param.NOISE_NORM_BOUND), 0);
+        double lambda = plan.parameters().real(Param.L2);
+        assertEquals(Svrg.epochBudget(lambda, 0.25, 1, bound / 300, 0, 2, false,
+                plan.parameters().real(Param.ACCURACY), p / 2), e);
+        assertEquals(e * plan.parameters().real(Param.INNER_STEPS), plan.parameters().real(Param.STEPS), 0);
+        for (Problem q : new Problem[] {p1, p2}) {
+            for (long seed : new long[] {1, 2}) {
+                OptimizationResult r = op.run(q, plan, Rngs.seeded(seed));
+                assertEquals(e, r.nonPrivateDiagnostics().get(Diagnostic.SOLVER_STEPS));
+                assertEquals(0, r.nonPrivateDiagnostics().get(Diagnostic.SOLVER_FALLBACK));
+            }
+        }
+    }
+
+    @Test
+    void aFailedSvrgRunReleasesADataIndependentPointAndNothingElse() {
+        // α = 1e-300 cannot be certified: every run fails, on two datasets of the same shape
+        Problem p1 = Problem.of(classification(300, 4, 17), Losses.logistic(), ConvexSets.l2Ball(1));
+        Problem p2 = Problem.of(classification(300, 4, 19), Losses.logistic(), ConvexSets.l2Ball(1));
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
         ApproximateObjectivePerturbation op = ApproximateObjectivePerturbation.builder().accuracy(1e-300).build();
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> op.optimize(p, PrivacyBudget.of(1, 1e-5), Rngs.seeded(1)));
-        assertTrue(e.getMessage().contains("nothing released"), e.getMessage());
-        ApproximateObjectivePerturbation tooFew = ApproximateObjectivePerturbation.builder().epochs(1).build();
-        IllegalArgumentException r = assertThrows(IllegalArgumentException.class,
-                () -> tooFew.optimize(p, PrivacyBudget.of(1, 1e-5), Rngs.seeded(1)));
-        assertTrue(r.getMessage().startsWith("epochs must be at least the budget"), r.getMessage());
+        OptimizationResult r1 = op.optimize(p1, b, Rngs.seeded(3));
+        OptimizationResult r2 = op.optimize(p2, b, Rngs.seeded(3));
+        // same draws of G and H, and SVRG's index draws do not depend on the data: the same point
+        assertArrayEquals(r1.solution().data, r2.solution().data, 0.0);
+        assertEquals(r1.privacy().toString(), r2.privacy().toString());
+        assertEquals(r1.parameters(), r2.parameters());
+        assertTrue(r1.nonPrivateDiagnostics().isEmpty());
+        assertEquals(1e-5, r1.privacy().delta(), 0);
+        assertTrue(r1.privacy().epsilon() <= 1 + 1e-12);
+        assertEquals(1e-8, r1.parameters().real(Param.FAILURE_DELTA), 1e-20);
+        assertTrue(r1.privacy().notes().stream().anyMatch(x -> x.startsWith("delta includes (1 + e^eps) p")));
+        OptimizationResult d = op.toBuilder().diagnostics(true).build().optimize(p1, b, Rngs.seeded(3));
+        assertEquals(2, d.nonPrivateDiagnostics().get(Diagnostic.SOLVER_FALLBACK));
+        assertArrayEquals(r1.solution().data, d.solution().data, 0.0);
+    }
+
+    @Test
+    void fixedEpochsBelowTheCertifiedBudgetAreRefusedAtPlanTime() {
+        Problem p = Problem.of(classification(300, 4, 17), Losses.logistic(), ConvexSets.l2Ball(1));
+        assertRefused(ApproximateObjectivePerturbation.builder().epochs(1).build(), p, PrivacyBudget.of(1, 1e-5),
+                "epochs must be at least the certified budget");
+        RunPlan plan = ApproximateObjectivePerturbation.builder().build().plan(p.shape(), PrivacyBudget.of(1, 1e-5));
+        int e = (int) plan.parameters().real(Param.EPOCHS);
+        assertEquals(e + 5, ApproximateObjectivePerturbation.builder().epochs(e + 5).build()
+                .plan(p.shape(), PrivacyBudget.of(1, 1e-5)).parameters().real(Param.EPOCHS), 0);
     }
 
     @Test

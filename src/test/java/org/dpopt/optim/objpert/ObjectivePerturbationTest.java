@@ -5,6 +5,7 @@ import static org.dpopt.optim.objpert.ObjPertFixtures.assertRefused;
 import static org.dpopt.optim.objpert.ObjPertFixtures.classification;
 import static org.dpopt.optim.objpert.ObjPertFixtures.referenceSolve;
 import static org.dpopt.optim.objpert.ObjPertFixtures.regression;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,11 +20,13 @@ import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
+import org.dpopt.optim.RunPlan;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Nested;
@@ -118,33 +121,93 @@ class ObjectivePerturbationTest {
         }
     }
 
+    /** δ_M = δ − (1 + e^ε)p with the default p = 1e-3·δ/(1 + e^ε), i.e. 0.999δ. */
+    static double deltaM(double eps, double delta) {
+        return delta - ObjectivePerturbationNoise.failureCharge(eps,
+                ObjectivePerturbationNoise.defaultFailureProbability(eps, delta));
+    }
+
     @Test
     void plannedNoiseScalesFollowTheRules() {
         Problem p = Problem.of(classification(400, 5, 23), Losses.logistic(), ConvexSets.l2Ball(2));
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
-        double lambda = ObjectivePerturbationNoise.theoremLambda(1, 2, 400, 5, 1, 1e-5);
-        OptimizationResult tight = ObjectivePerturbation.builder().build().optimize(p, b, Rngs.seeded(1));
-        OptimizationResult kst = ObjectivePerturbation.builder().noiseRule(ObjectivePerturbationNoise.Rule.KST12)
-                .build().optimize(p, b, Rngs.seeded(1));
+        double dm = deltaM(1, 1e-5);
+        assertEquals(0.999e-5, dm, 1e-20);
+        double lambda = ObjectivePerturbationNoise.theoremLambda(1, 2, 400, 5, 1, dm);
+        RunPlan tight = ObjectivePerturbation.builder().build().plan(p.shape(), b);
+        RunPlan kst = ObjectivePerturbation.builder().noiseRule(ObjectivePerturbationNoise.Rule.KST12).build()
+                .plan(p.shape(), b);
         assertEquals(lambda, tight.parameters().real(Param.L2), 1e-15);
-        assertEquals(ObjectivePerturbationNoise.tightSigma(2, 0.25 / (2 * 400 * lambda), 1, 1e-5),
-                tight.parameters().real(Param.OBJECTIVE_SIGMA), 1e-12);
+        double sigma = ObjectivePerturbationNoise.tightSigma(2, 0.25 / (2 * 400 * lambda), 1, dm);
+        assertEquals(sigma, tight.parameters().real(Param.OBJECTIVE_SIGMA), 1e-12);
         assertEquals("tight", tight.parameters().get(Param.NOISE_RULE));
-        assertEquals(ObjectivePerturbationNoise.kstSigma(2, 1, 1e-5), kst.parameters().real(Param.OBJECTIVE_SIGMA),
+        assertEquals(ObjectivePerturbationNoise.kstSigma(2, 1, dm), kst.parameters().real(Param.OBJECTIVE_SIGMA),
                 1e-12);
-        assertEquals(1, tight.steps());
+        assertEquals(dm, tight.parameters().real(Param.PERTURBATION_DELTA), 0);
+        // B = σ√(d + 2√(d x) + 2x), x = ln(1/p)
+        double x = Math.log(1 / ObjectivePerturbationNoise.defaultFailureProbability(1, 1e-5));
+        assertEquals(sigma * Math.sqrt(5 + 2 * Math.sqrt(5 * x) + 2 * x),
+                tight.parameters().real(Param.NOISE_NORM_BOUND), 1e-12);
+        assertEquals(1e-8, tight.parameters().real(Param.FAILURE_DELTA), 1e-20);
+        assertEquals(1, ObjectivePerturbation.builder().build().optimize(p, b, Rngs.seeded(1)).steps());
     }
 
     @Test
-    void ledgerIsTheTheoremsEvent() {
+    void ledgerIsTheTheoremsEventAndTheReportChargesTheFailure() {
         Problem p = Problem.of(classification(500, 5, 11), Losses.logistic(), ConvexSets.l2Ball(1));
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
         ObjectivePerturbation exact = ObjectivePerturbation.builder().build();
         OptimizationResult r = exact.optimize(p, b, Rngs.seeded(1));
         assertEquals(exact.privacyEvent(p, b), r.ledger());
-        assertEquals(DpEvents.normalize(new EpsilonDeltaEvent(1, 1e-5)), r.ledger());
-        assertEquals(1, r.privacy().epsilon(), 1e-12);
+        assertEquals(DpEvents.normalize(new EpsilonDeltaEvent(1, deltaM(1, 1e-5))), r.ledger());
+        assertEquals(1, r.privacy().epsilon(), 0);
         assertEquals(1e-5, r.privacy().delta(), 0);
+        assertTrue(r.privacy().notes().stream().anyMatch(x -> x.startsWith("delta includes (1 + e^eps) p")),
+                r.privacy().toString());
+    }
+
+    @Test
+    void anUncertifiedNewtonSolveFallsBackToTheCertifiedBackupSolve() {
+        Problem p = Problem.of(classification(300, 4, 29), Losses.logistic(), ConvexSets.l2Ball(2));
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        OptimizationResult newton = ObjectivePerturbation.builder().diagnostics(true).build()
+                .optimize(p, b, Rngs.seeded(5));
+        OptimizationResult backup = ObjectivePerturbation.builder().newtonSteps(1).diagnostics(true).build()
+                .optimize(p, b, Rngs.seeded(5));
+        assertEquals(0, newton.nonPrivateDiagnostics().get(Diagnostic.SOLVER_FALLBACK));
+        assertEquals(1, backup.nonPrivateDiagnostics().get(Diagnostic.SOLVER_FALLBACK));
+        assertTrue(backup.nonPrivateDiagnostics().get(Diagnostic.CERTIFIED_DISTANCE) <= 2e-9);
+        // same seed, same G: both are certified within 2e-9 of the same minimizer
+        assertEquals(0, Vectors.distance2(newton.solution(), backup.solution()), 4e-9);
+        assertEquals(newton.privacy().toString(), backup.privacy().toString());
+    }
+
+    @Test
+    void aFailedSolveReleasesADataIndependentPointAndNothingElse() {
+        // two datasets of the same public shape; both solves forced to fail (1 Newton step, 1 backup step)
+        Problem p1 = Problem.of(classification(300, 4, 41), Losses.logistic(), ConvexSets.l2Ball(2));
+        Problem p2 = Problem.of(classification(300, 4, 43), Losses.logistic(), ConvexSets.l2Ball(2));
+        assertEquals(p1.shape(), p2.shape());
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        ObjectivePerturbation failing = ObjectivePerturbation.builder().newtonSteps(1).backupStepsForTesting(1)
+                .build();
+        OptimizationResult r1 = failing.optimize(p1, b, Rngs.seeded(9));
+        OptimizationResult r2 = failing.optimize(p2, b, Rngs.seeded(9));
+        assertArrayEquals(new double[4], r1.solution().data, 0.0);
+        assertArrayEquals(r1.solution().data, r2.solution().data, 0.0);
+        assertEquals(r1.privacy().toString(), r2.privacy().toString());
+        assertEquals(r1.parameters(), r2.parameters());
+        assertEquals(r1.ledger(), r2.ledger());
+        assertTrue(r1.nonPrivateDiagnostics().isEmpty());
+        // the charge is in the plan and in the report
+        assertEquals(ObjectivePerturbationNoise.failureCharge(1, ObjectivePerturbationNoise.defaultFailureProbability(
+                1, 1e-5)), r1.parameters().real(Param.FAILURE_DELTA), 0);
+        assertEquals(1e-5, r1.privacy().delta(), 0);
+        assertEquals(1, r1.privacy().epsilon(), 0);
+        assertTrue(r1.privacy().notes().stream().anyMatch(x -> x.startsWith("delta includes (1 + e^eps) p")));
+        // which path was taken is visible only among the non-private diagnostics
+        OptimizationResult d = failing.toBuilder().diagnostics(true).build().optimize(p1, b, Rngs.seeded(9));
+        assertEquals(2, d.nonPrivateDiagnostics().get(Diagnostic.SOLVER_FALLBACK));
     }
 
     static final class NonConvexLogistic implements GeneralizedLinearLoss {
@@ -242,6 +305,9 @@ class ObjectivePerturbationTest {
         assertThrows(IllegalArgumentException.class, () -> ObjectivePerturbation.builder().tolerance(0));
         assertThrows(IllegalArgumentException.class, () -> ObjectivePerturbation.builder().newtonSteps(0));
         assertThrows(IllegalArgumentException.class, () -> ObjectivePerturbation.builder().noiseRule(null));
+        assertThrows(IllegalArgumentException.class, () -> ObjectivePerturbation.builder().failureProbability(1));
+        assertRefused(ObjectivePerturbation.builder().failureProbability(0.5).build(),
+                Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1)), b, "(1 + e^eps) p");
         assertThrows(IllegalArgumentException.class, () -> exact.optimize(Problem.of(data, Losses.logistic(),
                 ConvexSets.l2Ball(1)), b, null));
     }
