@@ -100,7 +100,8 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         if (!(deltaM > 0)) {
             throw Checks.fail("failure probability term (1 + e^eps) p", "below delta = " + budget.delta(), charge);
         }
-        Perturbation pert = Perturbation.plan(shape, budget.epsilon() / 2, deltaM / 2, lambda, noiseRule, "eps/2");
+        Perturbation pert = Perturbation.plan(shape, budget.epsilon() / 2, deltaM / 2, lambda, noiseRule, "eps/2",
+                options.mutation());
         double alpha = accuracy(shape, pert.lambda());
         double r = Math.sqrt(2 * alpha / pert.lambda());
         GaussianEvent out = new GaussianEvent(GaussianMechanism.noiseMultiplier(budget.epsilon() / 2, deltaM / 2));

@@ -103,7 +103,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         if (!(deltaM > 0)) {
             throw Checks.fail("failure probability term (1 + e^eps) p", "below delta = " + budget.delta(), charge);
         }
-        Perturbation pert = Perturbation.plan(shape, budget.epsilon(), deltaM, lambda, noiseRule, "eps");
+        Perturbation pert = Perturbation.plan(shape, budget.epsilon(), deltaM, lambda, noiseRule, "eps",
+                options.mutation());
         FailureBudget failure = new FailureBudget(p, charge,
                 ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(), p));
         double m = shape.domain().radius(shape.dimension());

@@ -5,6 +5,7 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.core.Mutation;
 
 /**
  * The planned perturbation of the objective, from the public shape and the part of the budget the
@@ -33,6 +34,12 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
     }
 
     /**
+     * How far the {@link Mutation#OBJPERT_BETA} audit mutant puts β above the theorem's limit:
+     * β = 20·ε·n·λ.
+     */
+    static final double MUTANT_BETA_FACTOR = 20;
+
+    /**
      * Plans the perturbation.
      *
      * @param shape the public shape
@@ -41,10 +48,11 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
      * @param lambda λ, or NaN for the theorem's value (needs a bounded domain)
      * @param rule the σ_G rule
      * @param epsilonName how ε is named in messages ("eps" or "eps/2")
+     * @param mutation {@link Mutation#OBJPERT_BETA} for the audit mutant (λ too small, check skipped)
      * @throws IllegalArgumentException naming the first violated assumption
      */
     static Perturbation plan(ProblemShape shape, double epsilon, double delta, double lambda,
-            ObjectivePerturbationNoise.Rule rule, String epsilonName) {
+            ObjectivePerturbationNoise.Rule rule, String epsilonName, Mutation mutation) {
         GeneralizedLinearLoss gll = smoothConvexGll(shape);
         double beta = shape.smoothness();
         double lip = shape.lipschitz();
@@ -57,6 +65,13 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
                         + "uses M); give lambda (--l2) or a radius", m);
             }
             lam = ObjectivePerturbationNoise.theoremLambda(lip, m, n, shape.dimension(), epsilon, delta);
+        }
+        if (mutation == Mutation.OBJPERT_BETA && beta > 0) {
+            // audit only: β = 20·ε·n·λ, above the limit ε·n·λ; the check is skipped and σ_G is calibrated
+            // as if the Jacobian term ln(1 + β/Λ) were 0 (the Jacobian is what a too small λ breaks)
+            lam = Math.min(lam, beta / (MUTANT_BETA_FACTOR * epsilon * n));
+            double sigma = ObjectivePerturbationNoise.sigma(rule, 2 * lip, 0, epsilon, delta);
+            return new Perturbation(gll, lip, beta, lam, epsilon, delta, sigma, rule);
         }
         double betaMax = epsilon * n * lam;
         if (beta > betaMax) {
@@ -82,7 +97,8 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
         double beta = shape.smoothness();
         if (!gll.isTwiceDifferentiable() || !Double.isFinite(beta)) {
             throw Checks.fail("loss smoothness beta", "finite (phi' Lipschitz, phi'' bounded) for objective "
-                    + "perturbation; use a smooth loss such as logistic or smoothed-hinge instead of " + gll.name(), beta);
+                    + "perturbation; use a smooth loss such as logistic or smoothed-hinge instead of " + gll.name(),
+                    beta);
         }
         double lip = shape.lipschitz();
         if (!(lip > 0 && Double.isFinite(lip))) {

@@ -50,7 +50,7 @@ class FailureChargedAccountantTest {
         assertEquals(1e-5, r.delta(), 0);
         assertEquals(a.epsilon(EVENT, 1e-5), r.epsilon(), 0);
         assertEquals("basic-composition", r.accountant());
-        assertTrue(r.notes().stream().anyMatch(x -> x.contains("(1 + e^eps) p = " + ObjectivePerturbationNoise.failureCharge(2, 1e-9))),
-                r.toString());
+        String charge = "(1 + e^eps) p = " + ObjectivePerturbationNoise.failureCharge(2, 1e-9);
+        assertTrue(r.notes().stream().anyMatch(x -> x.contains(charge)), r.toString());
     }
 }
