@@ -1,7 +1,6 @@
 package org.dpopt.optim.objpert;
 
 import org.apache.commons.rng.UniformRandomProvider;
-import org.dpopt.accounting.BasicCompositionAccountant;
 import org.dpopt.accounting.ComposedEvent;
 import org.dpopt.accounting.GaussianEvent;
 import org.dpopt.accounting.GaussianMechanism;
@@ -82,35 +81,24 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         return NeighboringRelation.REPLACE_ONE;
     }
 
-    /** p: as set, or 1e-3·δ/(1 + e^ε) so that a failure costs at most δ/1000. */
-    double failureProbability(PrivacyBudget budget) {
-        return Double.isNaN(failureProbability)
-                ? ObjectivePerturbationNoise.defaultFailureProbability(budget.epsilon(), budget.delta())
-                : failureProbability;
-    }
-
     @Override
     public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
         Checks.notNull("shape", shape);
         Checks.notNull("budget", budget);
         Perturbation.smoothConvexGll(shape);
-        double p = failureProbability(budget);
-        double charge = ObjectivePerturbationNoise.failureCharge(budget.epsilon(), p);
-        double deltaM = budget.delta() - charge;
-        if (!(deltaM > 0)) {
-            throw Checks.fail("failure probability term (1 + e^eps) p", "below delta = " + budget.delta(), charge);
-        }
+        FailureBudget failure = FailureBudget.of(failureProbability, budget);
+        double deltaM = failure.remainingDelta();
         Perturbation pert = Perturbation.plan(shape, budget.epsilon() / 2, deltaM / 2, lambda, noiseRule, "eps/2",
                 options.mutation());
         double alpha = accuracy(shape, pert.lambda());
         double r = Math.sqrt(2 * alpha / pert.lambda());
         GaussianEvent out = new GaussianEvent(GaussianMechanism.noiseMultiplier(budget.epsilon() / 2, deltaM / 2));
-        FailureBudget failure = new FailureBudget(p, charge,
-                ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(), p / 2));
-        int e = epochs(shape, pert, failure, alpha);
-        SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, failure, e, earlyStop);
+        double bound = ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(),
+                failure.probability() / 2);
+        int e = epochs(shape, pert, bound, failure.probability(), alpha);
+        SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, e, earlyStop);
         Svrg.Schedule inner = Svrg.schedule(pert.lambda(), pert.beta(), shape.domain().isWholeSpace());
-        RunParameters.Builder params = failure.publish(ObjectivePerturbation.parameters(shape, pert))
+        RunParameters.Builder params = failure.publish(ObjectivePerturbation.parameters(shape, pert), bound)
                 .put(Param.EPOCHS, (long) e)
                 .put(Param.INNER_STEPS, inner.innerSteps())
                 .put(Param.STEPS, e * inner.innerSteps())
@@ -121,8 +109,7 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
                 .put(Param.SENSITIVITY, s.outputSensitivity())
                 .put(Param.SIGMA, out.noiseMultiplier() * s.outputSensitivity());
         return RunPlan.builder(name(), shape)
-                .privacy(ComposedEvent.of(pert.event(), out), relation(), new FailureChargedAccountant(
-                        new BasicCompositionAccountant(relation()), p, budget.epsilon()), budget)
+                .privacy(ComposedEvent.of(pert.event(), out), relation(), failure.accountant(), budget)
                 .parameters(params.build())
                 .detail(s)
                 .build();
@@ -145,16 +132,16 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
      * E: the certified budget for ‖b‖ ≤ B/n and failure probability p/2 (public), or the user's fixed
      * count if it is at least that.
      */
-    private int epochs(ProblemShape shape, Perturbation pert, FailureBudget failure, double alpha) {
+    private int epochs(ProblemShape shape, Perturbation pert, double bound, double p, double alpha) {
         int d = shape.dimension();
         DMatrixRMaj w0 = new DMatrixRMaj(d, 1);
         shape.domain().project(w0);
         int certified = Svrg.epochBudget(pert.lambda(), pert.beta(), pert.lipschitz(),
-                failure.noiseNormBound() / shape.size(), Vectors.norm2(w0), shape.domain().radius(d),
-                shape.domain().isWholeSpace(), alpha, failure.probability() / 2);
+                bound / shape.size(), Vectors.norm2(w0), shape.domain().radius(d),
+                shape.domain().isWholeSpace(), alpha, p / 2);
         if (epochs > 0 && epochs < certified) {
             throw Checks.fail("epochs", "at least the certified budget " + certified + " that bounds the failure "
-                    + "probability by " + failure.probability() + " (fewer epochs would leave a failure of unbounded "
+                    + "probability by " + p + " (fewer epochs would leave a failure of unbounded "
                     + "probability)", epochs);
         }
         return Math.max(epochs, certified);
@@ -172,12 +159,7 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
      * iterate is certified, Π_W(0) + H instead (a data-independent point, same draws).
      */
     private static DMatrixRMaj release(PrivateRun run, InMemoryPasses passes, SvrgSchedule s) {
-        Perturbation pert = s.perturbation();
-        int n = passes.size();
-        DMatrixRMaj b = new DMatrixRMaj(passes.dimension(), 1);
-        run.objectiveNoise(b, pert.sigma() / n, pert.event()); // b = G/n
-        PerturbedObjective obj = new PerturbedObjective(passes, pert.loss(), run.problem().domain(), b,
-                pert.lambda(), pert.lipschitz(), pert.beta());
+        PerturbedObjective obj = s.perturbation().draw(run, passes);
         Svrg.Result r = Svrg.solve(obj, passes.data(), s.alpha(), s.epochs(), s.earlyStop(), run.rng());
         boolean certified = r.suboptimality() <= s.alpha();
         DMatrixRMaj out = r.w();

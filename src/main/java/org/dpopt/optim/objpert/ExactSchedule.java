@@ -3,13 +3,12 @@ package org.dpopt.optim.objpert;
 /**
  * A planned exact objective-perturbation run, from public quantities only.
  *
- * @param perturbation λ, σ_G and the theorem's (ε, δ − charge)
+ * @param perturbation λ, σ_G and the theorem's (ε, δ_M), δ_M = δ − (1 + e^ε)p
  * @param tolerance the certified distance required of the released point, relative to max(1, M)
  * @param newtonSteps the Newton step limit
- * @param failure the failure budget: p, its δ charge, and the public bound on ‖G‖
  * @param backupSteps K, the backup solver's fixed step count
  * @param backupTarget τ, the absolute certified distance the backup solve must reach
  */
-record ExactSchedule(Perturbation perturbation, double tolerance, int newtonSteps, FailureBudget failure,
-        int backupSteps, double backupTarget) {
+record ExactSchedule(Perturbation perturbation, double tolerance, int newtonSteps, int backupSteps,
+        double backupTarget) {
 }

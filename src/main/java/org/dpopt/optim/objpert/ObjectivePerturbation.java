@@ -1,7 +1,6 @@
 package org.dpopt.optim.objpert;
 
 import org.apache.commons.rng.UniformRandomProvider;
-import org.dpopt.accounting.BasicCompositionAccountant;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Problem;
@@ -81,13 +80,6 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         return NeighboringRelation.REPLACE_ONE;
     }
 
-    /** p: as set, or 1e-3·δ/(1 + e^ε) so that a failure costs at most δ/1000. */
-    double failureProbability(PrivacyBudget budget) {
-        return Double.isNaN(failureProbability)
-                ? ObjectivePerturbationNoise.defaultFailureProbability(budget.epsilon(), budget.delta())
-                : failureProbability;
-    }
-
     @Override
     public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
         Checks.notNull("shape", shape);
@@ -97,29 +89,23 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             throw Checks.fail("domain", "the whole space or a centred L2 ball for exact objective perturbation "
                     + "(use objective-perturbation-svrg for other sets)", shape.domain());
         }
-        double p = failureProbability(budget);
-        double charge = ObjectivePerturbationNoise.failureCharge(budget.epsilon(), p);
-        double deltaM = budget.delta() - charge;
-        if (!(deltaM > 0)) {
-            throw Checks.fail("failure probability term (1 + e^eps) p", "below delta = " + budget.delta(), charge);
-        }
-        Perturbation pert = Perturbation.plan(shape, budget.epsilon(), deltaM, lambda, noiseRule, "eps",
-                options.mutation());
-        FailureBudget failure = new FailureBudget(p, charge,
-                ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(), p));
+        FailureBudget failure = FailureBudget.of(failureProbability, budget);
+        Perturbation pert = Perturbation.plan(shape, budget.epsilon(), failure.remainingDelta(), lambda, noiseRule,
+                "eps", options.mutation());
+        double bound = ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(),
+                failure.probability());
         double m = shape.domain().radius(shape.dimension());
         double target = tolerance * (Double.isFinite(m) ? Math.max(1, m) : 1);
         int backup = backupStepsOverride > 0 ? backupStepsOverride : BackupGradientSolver.steps(pert.lambda(),
-                pert.beta(), pert.lipschitz(), failure.noiseNormBound() / shape.size(), m, target);
-        ExactSchedule s = new ExactSchedule(pert, tolerance, newtonSteps, failure, backup, target);
-        RunParameters.Builder params = failure.publish(parameters(shape, pert))
+                pert.beta(), pert.lipschitz(), bound / shape.size(), m, target);
+        ExactSchedule s = new ExactSchedule(pert, tolerance, newtonSteps, backup, target);
+        RunParameters.Builder params = failure.publish(parameters(shape, pert), bound)
                 .put(Param.STEPS, 1L)
                 .put(Param.SOLVER_TOLERANCE, tolerance)
                 .put(Param.SOLVER_STEP_LIMIT, (long) newtonSteps)
                 .put(Param.FALLBACK_STEPS, (long) backup);
         return RunPlan.builder(name(), shape)
-                .privacy(pert.event(), relation(), new FailureChargedAccountant(
-                        new BasicCompositionAccountant(relation()), p, budget.epsilon()), budget)
+                .privacy(pert.event(), relation(), failure.accountant(), budget)
                 .parameters(params.build())
                 .detail(s)
                 .build();
@@ -157,12 +143,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
      * rounding). Which of the three happened is a non-private diagnostic.
      */
     static DMatrixRMaj solve(PrivateRun run, GlmPasses passes, ExactSchedule s) {
-        Perturbation pert = s.perturbation();
-        int n = passes.size();
-        DMatrixRMaj b = new DMatrixRMaj(passes.dimension(), 1);
-        run.objectiveNoise(b, pert.sigma() / n, pert.event()); // b = G/n
-        PerturbedObjective obj = new PerturbedObjective(passes, pert.loss(), run.problem().domain(), b,
-                pert.lambda(), pert.lipschitz(), pert.beta());
+        PerturbedObjective obj = s.perturbation().draw(run, passes);
         CertifiedNewtonSolver.Solution sol = new CertifiedNewtonSolver(s.tolerance(), s.newtonSteps()).solve(obj);
         run.note("exact objective perturbation: the release is certified within " + s.tolerance()
                 + " max(1, M) of the exact minimizer the theorem assumes (relative to max(1, |w|) when W is the "

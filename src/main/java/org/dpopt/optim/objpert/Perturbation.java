@@ -6,6 +6,8 @@ import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.core.Mutation;
+import org.dpopt.optim.core.PrivateRun;
+import org.ejml.data.DMatrixRMaj;
 
 /**
  * The planned perturbation of the objective, from the public shape and the part of the budget the
@@ -31,6 +33,16 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
     /** The theorem's guarantee, recorded when G is drawn. */
     EpsilonDeltaEvent event() {
         return new EpsilonDeltaEvent(epsilon, delta);
+    }
+
+    /**
+     * Draws G through the run core (recording the theorem's event) and builds the perturbed objective
+     * over the data: J(w) = F̂(w) + ⟨G, w⟩/n + λ‖w‖².
+     */
+    PerturbedObjective draw(PrivateRun run, GlmPasses passes) {
+        DMatrixRMaj b = new DMatrixRMaj(passes.dimension(), 1);
+        run.objectiveNoise(b, sigma / passes.size(), event()); // b = G/n
+        return new PerturbedObjective(passes, loss, run.problem().domain(), b, lambda, lipschitz, beta);
     }
 
     /**

@@ -9,12 +9,11 @@ import org.dpopt.accounting.GaussianEvent;
  * @param alpha α, the certified suboptimality required of the SVRG iterate
  * @param distanceBound r = √(2α/λ) ≥ ‖w̃ − ŵ‖
  * @param outputEvent the Gaussian event of the output release (sensitivity 2r)
- * @param failure the failure budget (p split p/2 for ‖G‖ &gt; B, p/2 for SVRG not certifying)
  * @param epochs E, the epoch budget (public: from B, not from G)
  * @param earlyStop stop SVRG at the first certified epoch (data-dependent time)
  */
 record SvrgSchedule(Perturbation perturbation, double alpha, double distanceBound, GaussianEvent outputEvent,
-        FailureBudget failure, int epochs, boolean earlyStop) {
+        int epochs, boolean earlyStop) {
 
     /** Δ_H = 2r, the ℓ2 sensitivity of the certified iterate. */
     double outputSensitivity() {

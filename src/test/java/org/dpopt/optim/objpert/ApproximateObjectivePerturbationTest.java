@@ -27,7 +27,6 @@ import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
 import org.dpopt.optim.RunPlan;
-import org.dpopt.optim.core.Mutation;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -156,28 +155,6 @@ class ApproximateObjectivePerturbationTest {
         int e = (int) plan.parameters().real(Param.EPOCHS);
         assertEquals(e + 5, ApproximateObjectivePerturbation.builder().epochs(e + 5).build()
                 .plan(p.shape(), PrivacyBudget.of(1, 1e-5)).parameters().real(Param.EPOCHS), 0);
-    }
-
-    @Test
-    void objpertBetaMutantRunsWithBetaAboveTheTheoremsLimit() {
-        Problem p = Problem.of(classification(300, 4, 71), Losses.logistic(), ConvexSets.l2Ball(2));
-        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
-        ApproximateObjectivePerturbation mutant = ApproximateObjectivePerturbation.builder().mutation(Mutation.OBJPERT_BETA).build();
-        RunPlan m = mutant.plan(p.shape(), b);
-        double beta = m.parameters().real(Param.SMOOTHNESS);
-        double lam = m.parameters().real(Param.L2);
-        double eps = m.parameters().real(Param.PERTURBATION_EPSILON);
-        double delta = m.parameters().real(Param.PERTURBATION_DELTA);
-        assertEquals(20 * eps * 300 * lam, beta, 1e-12 * beta);
-        // σ_G calibrated as if ln(1 + β/Λ) were 0, the check skipped
-        assertEquals(ObjectivePerturbationNoise.tightSigma(2, 0, eps, delta), m.parameters().real(Param.OBJECTIVE_SIGMA),
-                0);
-        // the honest optimizer refuses that λ
-        assertRefused(ApproximateObjectivePerturbation.builder().lambda(lam).build(), p, b, "eps/2" + "*n*lambda");
-        OptimizationResult r = mutant.optimize(p, b, Rngs.seeded(1));
-        assertTrue(r.privacy().notes().stream().anyMatch(x -> x.startsWith("MUTANT objpert-beta")),
-                r.privacy().toString());
-        assertEquals(m.statement(), r.ledger());
     }
 
     @Test
