@@ -24,11 +24,8 @@ final class AlgorithmSpecs {
         add(new PhasedSgdSpec());
         add(new ProxSgdSpec());
         add(new PgMirrorDescentSpec());
-        for (Algorithms.Spec s : Algorithms.all().values()) {
-            if (!ALL.containsKey(s.name())) {
-                add(new LegacySpec(s));
-            }
-        }
+        add(new ObjectivePerturbationSpec());
+        add(new ApproximateObjectivePerturbationSpec());
     }
 
     private static void add(AlgorithmSpec s) {

@@ -36,7 +36,12 @@ public enum Diagnostic {
     /** The index of the output iterate among the run's iterates, when it is chosen at random. */
     OUTPUT_INDEX("output_index"),
     /** Realized loss-gradient evaluations inside a smoothing oracle's inner solves (τ per smoothed gradient). */
-    INNER_GRADIENT_EVALUATIONS("inner_gradient_evaluations");
+    INNER_GRADIENT_EVALUATIONS("inner_gradient_evaluations"),
+    /**
+     * Which release path a certified solver took: 0 the main solve certified, 1 a backup solve certified,
+     * 2 neither, so a data-independent point was released.
+     */
+    SOLVER_FALLBACK("solver_fallback");
 
     private final String key;
 

@@ -30,8 +30,6 @@ public final class OptimizationResult {
     private final DpEvent ledger;
     private final String noise;
     private final Diagnostics diagnostics;
-    private java.util.Map<String, Double> legacyParameters = java.util.Map.of();
-    private java.util.Map<String, Double> legacyDiagnostics = java.util.Map.of();
 
     /**
      * Creates a result (for the run core); the solution is copied.
@@ -92,29 +90,6 @@ public final class OptimizationResult {
     /** Non-private diagnostics (empty unless asked for). */
     public Diagnostics nonPrivateDiagnostics() {
         return diagnostics;
-    }
-
-    /** TRANSITIONAL (removed with {@link LegacyOptimizer}): a string-keyed parameter of a legacy optimizer. */
-    public double legacyParameter(String key) {
-        Double v = legacyParameters.get(key);
-        return v == null ? Double.NaN : v;
-    }
-
-    /** TRANSITIONAL (removed with {@link LegacyOptimizer}): a string-keyed diagnostic of a legacy optimizer. */
-    public double legacyDiagnostic(String key) {
-        Double v = legacyDiagnostics.get(key);
-        return v == null ? Double.NaN : v;
-    }
-
-    /** TRANSITIONAL: true if a legacy diagnostic is present. */
-    public boolean hasLegacyDiagnostic(String key) {
-        return legacyDiagnostics.containsKey(key);
-    }
-
-    OptimizationResult withLegacy(java.util.Map<String, Double> params, java.util.Map<String, Double> diag) {
-        legacyParameters = java.util.Map.copyOf(params);
-        legacyDiagnostics = java.util.Map.copyOf(diag);
-        return this;
     }
 
     @Override

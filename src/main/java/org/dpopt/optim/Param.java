@@ -89,8 +89,8 @@ public enum Param {
     SHUFFLE_BLOCK("shuffle_block", Kind.INTEGER),
     // smoothing and geometry
     /**
-     * Iterations of a smoothing oracle's inner solve per smoothed gradient: τ subgradient steps of a
-     * Moreau prox solve, or K halvings of a one-dimensional bisection prox.
+     * Iterations of an inner loop per outer step: τ subgradient steps of a Moreau prox solve, K halvings
+     * of a one-dimensional bisection prox, or the stochastic steps of one SVRG epoch.
      */
     INNER_STEPS("inner_steps", Kind.INTEGER),
     /** α, the accuracy a smoothing oracle's gradient is computed to. */
@@ -100,7 +100,32 @@ public enum Param {
     /** p of the ℓp geometry: of a mirror map, or of an ℓp-ball domain in the problem's dimension. */
     LP_NORM("lp_norm", Kind.REAL),
     /** ρ, the weak-convexity constant the algorithm's proximal terms use. */
-    WEAK_CONVEXITY("weak_convexity", Kind.REAL);
+    WEAK_CONVEXITY("weak_convexity", Kind.REAL),
+    // objective perturbation
+    /** σ_G, the per-coordinate standard deviation of the random linear term G of a perturbed objective. */
+    OBJECTIVE_SIGMA("objective_sigma", Kind.REAL),
+    /** The rule σ_G was calibrated by ("tight" or "kst12"). */
+    NOISE_RULE("noise_rule", Kind.TEXT),
+    /** The ε at which the objective-perturbation theorem is applied (all of ε, or its share). */
+    PERTURBATION_EPSILON("perturbation_epsilon", Kind.REAL),
+    /** The δ at which the objective-perturbation theorem is applied. */
+    PERTURBATION_DELTA("perturbation_delta", Kind.REAL),
+    /** The certified distance to the exact minimizer required of a released solve (relative to max(1, M)). */
+    SOLVER_TOLERANCE("solver_tolerance", Kind.REAL),
+    /** The limit on a solver's (data-dependent) iterations, e.g. Newton steps. */
+    SOLVER_STEP_LIMIT("solver_step_limit", Kind.INTEGER),
+    /** α, the certified suboptimality required of an approximate minimizer. */
+    ACCURACY("accuracy", Kind.REAL),
+    /** r, the certified bound on the distance of an approximate minimizer from the exact one. */
+    DISTANCE_BOUND("distance_bound", Kind.REAL),
+    /** The fixed step count of a backup solve run only when the main solve is not certified. */
+    FALLBACK_STEPS("fallback_steps", Kind.INTEGER),
+    /** B, a public bound on the norm of a noise vector (e.g. ‖G‖), exceeded with probability inside p. */
+    NOISE_NORM_BOUND("noise_norm_bound", Kind.REAL),
+    /** p, the bound (for every dataset) on the probability that a solver cannot release a certified point. */
+    FAILURE_PROBABILITY("failure_probability", Kind.REAL),
+    /** (1 + e^ε)p, the part of δ set aside for that failure. */
+    FAILURE_DELTA("failure_delta", Kind.REAL);
 
     /** The value type of a key. */
     public enum Kind {

@@ -55,7 +55,7 @@ class ObjPertCliTest {
         Run l2 = run("train", "--algorithm", "objective-perturbation-svrg", "--data", d, "--epsilon", "2", "--delta",
                 "1e-5", "--l2", "0.05", "--radius", "3", "--epochs", "400", "--json");
         assertEquals(0, l2.code(), l2.err());
-        assertTrue(l2.out().contains("\"lambda\":0.05"), l2.out());
+        assertTrue(l2.out().contains("\"l2\":0.05"), l2.out());
     }
 
     @Test

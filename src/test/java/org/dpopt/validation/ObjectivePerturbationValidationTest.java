@@ -20,10 +20,13 @@ import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.Metrics;
 import org.dpopt.optim.sgd.NoisySgd;
-import org.dpopt.optim.ObjectivePerturbation;
+import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.objpert.ApproximateObjectivePerturbation;
+import org.dpopt.optim.objpert.ObjectivePerturbation;
+import org.dpopt.optim.objpert.ObjectivePerturbationNoise;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -54,7 +57,6 @@ class ObjectivePerturbationValidationTest {
         }
         candidates.add(Path.of("../shared/data"));
         candidates.add(Path.of("../../shared/data"));
-        candidates.add(Path.of("/work/shared/data"));
         for (Path p : candidates) {
             if (Files.isRegularFile(p.resolve("adult_train.csv"))) {
                 return p;
@@ -109,14 +111,13 @@ class ObjectivePerturbationValidationTest {
                 double eps = EPS[e];
                 Map<String, PrivateOptimizer> methods = new LinkedHashMap<>();
                 methods.put("objp-exact(M=20)", ObjectivePerturbation.builder().build());
-                methods.put("objp-svrg(M=20)",
-                        ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG).build());
+                methods.put("objp-svrg(M=20)", ApproximateObjectivePerturbation.builder().build());
                 // same mechanism with a 1e6 times smaller accuracy target: the output noise H shrinks 1000-fold
-                double lam = ObjectivePerturbation.theoremLambda(1, RADIUS, train.size(), train.dimension(), eps / 2,
+                double lam = ObjectivePerturbationNoise.theoremLambda(1, RADIUS, train.size(), train.dimension(), eps / 2,
                         DELTA / 2);
                 double alphaPaper = RADIUS * RADIUS * lam / ((double) train.size() * train.size());
-                methods.put("objp-svrg(M=20;alpha=paper/1e6)", ObjectivePerturbation.builder()
-                        .variant(ObjectivePerturbation.Variant.SVRG).accuracy(alphaPaper * 1e-6).build());
+                methods.put("objp-svrg(M=20;alpha=paper/1e6)", ApproximateObjectivePerturbation.builder()
+                        .accuracy(alphaPaper * 1e-6).build());
                 methods.put("dp-sgd(defaults)", NoisySgd.builder().build());
                 for (Map.Entry<String, PrivateOptimizer> m : methods.entrySet()) {
                     boolean objp = m.getKey().startsWith("objp");
@@ -176,16 +177,19 @@ class ObjectivePerturbationValidationTest {
             Dataset test = DatasetIO.readCsv(data.resolve(ds + "_test.csv"));
             int runs = ds.equals("adult") ? 3 : 20;
             for (double m : radii) {
-                for (ObjectivePerturbation.Variant v : ObjectivePerturbation.Variant.values()) {
+                Map<String, PrivateOptimizer> variants = new LinkedHashMap<>();
+                variants.put("EXACT", ObjectivePerturbation.builder().build());
+                variants.put("SVRG", ApproximateObjectivePerturbation.builder().build());
+                for (Map.Entry<String, PrivateOptimizer> v : variants.entrySet()) {
                     double[] acc = new double[runs];
                     for (int s = 0; s < runs; s++) {
-                        OptimizationResult r = ObjectivePerturbation.builder().variant(v).build().optimize(
+                        OptimizationResult r = v.getValue().optimize(
                                 Problem.of(train, Losses.logistic(), ConvexSets.l2Ball(m)), PrivacyBudget.of(1, DELTA),
                                 Rngs.seeded(2000 + s));
                         acc[s] = Metrics.accuracy(r.solution(), test);
                     }
                     double[] ms = meanStd(acc);
-                    csv.append(String.format(Locale.ROOT, "%s,1,%s,%s,%.6f,%.6f,%d%n", ds, m, v, ms[0], ms[1], runs));
+                    csv.append(String.format(Locale.ROOT, "%s,1,%s,%s,%.6f,%.6f,%d%n", ds, m, v.getKey(), ms[0], ms[1], runs));
                 }
             }
         }
@@ -215,17 +219,18 @@ class ObjectivePerturbationValidationTest {
             Problem p = Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(20));
             PrivacyBudget b = PrivacyBudget.of(1, 1e-7);
             long t0 = System.nanoTime();
-            OptimizationResult full = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG).build()
+            OptimizationResult full = ApproximateObjectivePerturbation.builder().diagnostics(true).build()
                     .optimize(p, b, Rngs.seeded(3));
             double sec = (System.nanoTime() - t0) / 1e9;
-            OptimizationResult es = ObjectivePerturbation.builder().variant(ObjectivePerturbation.Variant.SVRG)
-                    .earlyStop(true).build().optimize(p, b, Rngs.seeded(3));
+            OptimizationResult es = ApproximateObjectivePerturbation.builder().earlyStop(true).diagnostics(true).build()
+                    .optimize(p, b, Rngs.seeded(3));
             xs[k] = n;
-            budget[k] = full.legacyDiagnostic("gradient_evaluations");
-            early[k] = es.legacyDiagnostic("gradient_evaluations");
-            epochs[k] = full.steps();
-            csv.append(String.format(Locale.ROOT, "%d,%d,%d,%d,%d,%d,%.4f,%.2f%n", n, d, full.legacyDiagnostic("gradient_evaluations"),
-                    full.steps(), es.legacyDiagnostic("gradient_evaluations"), es.steps(), budget[k] / (n * Math.log(n)), sec));
+            budget[k] = full.nonPrivateDiagnostics().get(Diagnostic.GRADIENT_EVALUATIONS);
+            early[k] = es.nonPrivateDiagnostics().get(Diagnostic.GRADIENT_EVALUATIONS);
+            epochs[k] = full.nonPrivateDiagnostics().get(Diagnostic.SOLVER_STEPS);
+            csv.append(String.format(Locale.ROOT, "%d,%d,%d,%d,%d,%d,%.4f,%.2f%n", n, d, (long) budget[k],
+                    (long) epochs[k], (long) early[k], (long) es.nonPrivateDiagnostics().get(Diagnostic.SOLVER_STEPS),
+                    budget[k] / (n * Math.log(n)), sec));
         }
         Files.writeString(OUT.resolve("gradient-evaluations.csv"), csv.toString());
         double[] nlogn = new double[ns.length];

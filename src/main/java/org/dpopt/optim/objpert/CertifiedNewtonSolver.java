@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.objpert;
 
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.linalg.Checks;
@@ -17,24 +17,24 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * ν &gt; 0 with ‖w(ν)‖ = r (KKT), found by a safeguarded Newton iteration on the secular equation
  * 1/‖w(ν)‖ − 1/r = 0 (as in trust-region solvers), with d‖w(ν)‖/dν from the last Cholesky factor.
  *
- * <p>Stopping rule (the part the privacy argument leans on): the certified distance
- * min(√(2·gap/μ), 2‖G(w)‖/μ) must be ≤ tolerance, with gap from
- * {@link PerturbedObjective#suboptimalityBound} and G the gradient mapping
- * ({@link PerturbedObjective#gradientMappingDistance}); otherwise the solver throws. Cost per Newton step:
- * n d² + d³/3 flops, so it is meant for moderate d (≲ 10³).
+ * <p>The answer is <em>certified</em> when min(√(2·gap/μ), 2‖G_L(w)‖/μ) ≤ tolerance (the certificates
+ * of {@link PerturbedObjective}); the solver never claims more, and reports an uncertified answer
+ * (step budget exhausted, or a Cholesky factorisation that failed in floating point) as such. Cost
+ * per Newton step: n d² + d³/3 flops, so it is meant for moderate d (≲ 10³).
  */
-public final class CertifiedNewtonSolver {
+final class CertifiedNewtonSolver {
 
     /**
-     * A certified solution.
+     * The outcome of a solve.
      *
-     * @param w the minimizer (in W)
+     * @param w the last iterate (in W)
      * @param suboptimality certified bound on J(w) − min_W J
      * @param distance certified bound on ‖w − ŵ‖
-     * @param newtonSteps Newton steps taken
+     * @param certified whether distance ≤ the tolerance
+     * @param newtonSteps Newton steps taken (data dependent)
      * @param gradientEvaluations per-example derivative evaluations (gradients and Hessians)
      */
-    public record Solution(DMatrixRMaj w, double suboptimality, double distance, int newtonSteps,
+    record Solution(DMatrixRMaj w, double suboptimality, double distance, boolean certified, int newtonSteps,
             long gradientEvaluations) {
     }
 
@@ -46,18 +46,18 @@ public final class CertifiedNewtonSolver {
      *                  ‖w‖ when unconstrained); &gt; 0
      * @param maxNewtonSteps total Newton step budget ≥ 1
      */
-    public CertifiedNewtonSolver(double tolerance, int maxNewtonSteps) {
+    CertifiedNewtonSolver(double tolerance, int maxNewtonSteps) {
         this.tolerance = Checks.positive("tolerance", tolerance);
         this.maxNewtonSteps = Checks.atLeastOne("maxNewtonSteps", maxNewtonSteps);
     }
 
     /** Tolerance 1e-9, 500 Newton steps. */
-    public static CertifiedNewtonSolver defaults() {
+    static CertifiedNewtonSolver defaults() {
         return new CertifiedNewtonSolver(1e-9, 500);
     }
 
     /** Whether W is supported (ℝ^d or a centred ℓ2 ball). */
-    public static boolean supports(ConvexSet w) {
+    static boolean supports(ConvexSet w) {
         return w.isWholeSpace() || w.centredBallRadius().isPresent();
     }
 
@@ -67,30 +67,28 @@ public final class CertifiedNewtonSolver {
         final DMatrixRMaj g;
         final DMatrixRMaj p;
         final DMatrixRMaj trial;
-        final DMatrixRMaj row;
         final DMatrixRMaj h;
         final LinearSolverDense<DMatrixRMaj> chol;
         int steps;
         long evals;
+        boolean factorFailed;
 
         Work(int d) {
             w = new DMatrixRMaj(d, 1);
             g = new DMatrixRMaj(d, 1);
             p = new DMatrixRMaj(d, 1);
             trial = new DMatrixRMaj(d, 1);
-            row = new DMatrixRMaj(d, 1);
             h = new DMatrixRMaj(d, d);
             chol = LinearSolverFactory_DDRM.chol(d);
         }
     }
 
     /**
-     * Solves and certifies.
+     * Solves and checks the certificate.
      *
      * @throws IllegalArgumentException if W is not supported
-     * @throws IllegalStateException if the certificate is not reached within the step budget
      */
-    public Solution solve(PerturbedObjective obj) {
+    Solution solve(PerturbedObjective obj) {
         Checks.notNull("objective", obj);
         ConvexSet dom = obj.domain();
         if (!supports(dom)) {
@@ -102,25 +100,22 @@ public final class CertifiedNewtonSolver {
         double scale = Double.isFinite(r) ? Math.max(1, r) : 1;
         double innerTol = 1e-3 * tolerance * scale;
         newton(obj, s, 0, innerTol);
-        if (Double.isFinite(r) && Vectors.norm2(s.w) > r) {
+        if (!s.factorFailed && Double.isFinite(r) && Vectors.norm2(s.w) > r) {
             secular(obj, s, r, innerTol);
         }
         dom.project(s.w);
         obj.gradient(s.w, s.g, null);
-        s.evals += obj.data().size();
+        s.evals += obj.size();
         double gap = obj.suboptimalityBound(s.w, s.g, s.p);
         double dist = Math.min(obj.distanceBound(gap), obj.gradientMappingDistance(s.w, s.g, s.p));
         double target = tolerance * (Double.isFinite(r) ? scale : Math.max(1, Vectors.norm2(s.w)));
-        if (!(dist <= target)) {
-            throw new IllegalStateException("Newton solve not certified: distance bound " + dist
-                    + " above the tolerance " + target + " after " + s.steps + " Newton steps");
-        }
-        return new Solution(s.w.copy(), gap, dist, s.steps, s.evals);
+        boolean certified = !s.factorFailed && dist <= target;
+        return new Solution(s.w.copy(), gap, dist, certified, s.steps, s.evals);
     }
 
-    /** Warm-started damped Newton on J + ν‖w‖² until ‖∇‖/(2(λ+ν)) ≤ tol. */
+    /** Warm-started damped Newton on J + ν‖w‖² until ‖∇‖/(2(λ+ν)) ≤ tol (or the budget ends). */
     private void newton(PerturbedObjective obj, Work s, double nu, double tol) {
-        int n = obj.data().size();
+        int n = obj.size();
         double mu = 2 * (obj.lambda() + nu);
         while (s.steps < maxNewtonSteps) {
             obj.gradient(s.w, s.g, null);
@@ -130,40 +125,50 @@ public final class CertifiedNewtonSolver {
                 factor(obj, s, nu); // keep the factor current for the secular derivative
                 return;
             }
-            factor(obj, s, nu);
+            if (!factor(obj, s, nu)) {
+                return;
+            }
             s.chol.solve(s.g, s.p);
             Vectors.scale(-1, s.p);
             double slope = Vectors.dot(s.g, s.p);
             double f0 = valueNu(obj, s.w, nu);
             s.evals += n;
             s.steps++;
-            Vectors.copy(s.w, s.trial);
-            if (-slope <= 1e-10 * (1 + Math.abs(f0))) {
-                // decrease below what function values resolve: inside Newton's quadratic region, full step
-                Vectors.axpy(1, s.p, s.trial);
-            } else {
-                double t = 1;
-                for (int k = 0; k < 60; k++) {
-                    Vectors.copy(s.w, s.trial);
-                    Vectors.axpy(t, s.p, s.trial);
-                    double f1 = valueNu(obj, s.trial, nu);
-                    s.evals += n;
-                    if (f1 <= f0 + 1e-4 * t * slope) {
-                        break;
-                    }
-                    t *= 0.5;
-                }
-            }
+            lineSearch(obj, s, nu, f0, slope);
             Vectors.copy(s.trial, s.w);
         }
     }
 
-    private void factor(PerturbedObjective obj, Work s, double nu) {
-        obj.hessian(s.w, nu, s.h, s.row);
-        s.evals += obj.data().size();
-        if (!s.chol.setA(s.h)) {
-            throw new IllegalStateException("Cholesky failed: Hessian not positive definite");
+    /** Armijo backtracking along s.p from s.w into s.trial. */
+    private static void lineSearch(PerturbedObjective obj, Work s, double nu, double f0, double slope) {
+        Vectors.copy(s.w, s.trial);
+        if (-slope <= 1e-10 * (1 + Math.abs(f0))) {
+            // decrease below what function values resolve: inside Newton's quadratic region, full step
+            Vectors.axpy(1, s.p, s.trial);
+            return;
         }
+        double t = 1;
+        for (int k = 0; k < 60; k++) {
+            Vectors.copy(s.w, s.trial);
+            Vectors.axpy(t, s.p, s.trial);
+            double f1 = valueNu(obj, s.trial, nu);
+            s.evals += obj.size();
+            if (f1 <= f0 + 1e-4 * t * slope) {
+                return;
+            }
+            t *= 0.5;
+        }
+    }
+
+    /** Factors the Hessian of J + ν‖w‖² at s.w; false (and s.factorFailed) if Cholesky fails. */
+    private static boolean factor(PerturbedObjective obj, Work s, double nu) {
+        obj.hessian(s.w, nu, s.h);
+        s.evals += obj.size();
+        if (!s.chol.setA(s.h)) {
+            s.factorFailed = true;
+            return false;
+        }
+        return true;
     }
 
     private static double valueNu(PerturbedObjective obj, DMatrixRMaj w, double nu) {
@@ -172,13 +177,15 @@ public final class CertifiedNewtonSolver {
 
     /** Finds ν &gt; 0 with ‖w(ν)‖ = r; on return s.w = w(ν). */
     private void secular(PerturbedObjective obj, Work s, double r, double innerTol) {
-        double lipschitz = obj.loss().lipschitz(obj.data().rowNormBound());
         double lo = 0;
         // the minimizer of the 2(λ+ν)-strongly convex J + ν‖w‖² lies within ‖∇(·)(0)‖/(2(λ+ν)) of 0
-        double hi = (lipschitz + obj.linearNorm()) / (2 * r);
+        double hi = (obj.lipschitz() + obj.linearNorm()) / (2 * r);
         double nu = hi / 2;
-        for (int it = 0; it < 200 && s.steps < maxNewtonSteps; it++) {
+        for (int it = 0; it < 200 && s.steps < maxNewtonSteps && !s.factorFailed; it++) {
             newton(obj, s, nu, innerTol);
+            if (s.factorFailed) {
+                return;
+            }
             double norm = Vectors.norm2(s.w);
             if (Math.abs(norm - r) <= 1e-13 * r) {
                 return;

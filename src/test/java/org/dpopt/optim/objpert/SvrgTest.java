@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.optim.objpert;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,30 +8,20 @@ import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.linalg.Vectors;
-import org.dpopt.loss.Losses;
 import org.dpopt.noise.Rngs;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 class SvrgTest {
 
-    static PerturbedObjective objective(Dataset data, ConvexSet dom, double lambda, long seed) {
-        DMatrixRMaj b = new DMatrixRMaj(data.dimension(), 1);
-        UniformRandomProvider r = Rngs.seeded(seed);
-        for (int j = 0; j < b.numRows; j++) {
-            b.data[j] = 0.01 * (r.nextDouble() - 0.5);
-        }
-        return new PerturbedObjective(data, Losses.logistic(), dom, b, lambda);
-    }
-
     @Test
     void scheduleMatchesTheLemmaConstants() {
-        Dataset data = ObjectivePerturbationTest.classification(100, 3, 1);
-        Svrg.Schedule u = Svrg.schedule(objective(data, ConvexSets.unconstrained(), 0.01, 1), 0.25);
+        Dataset data = ObjPertFixtures.classification(100, 3, 1);
+        Svrg.Schedule u = Svrg.schedule(0.01, 0.25, true);
         assertEquals(1 / (10 * 0.27), u.stepSize(), 1e-15);
         assertEquals(540, u.innerSteps());
         assertEquals(0.5625, u.rho(), 1e-12); // 12.5β′/(2λk) + 1/4 with k = 20β′/λ
-        Svrg.Schedule c = Svrg.schedule(objective(data, ConvexSets.l2Ball(1), 0.01, 1), 0.25);
+        Svrg.Schedule c = Svrg.schedule(0.01, 0.25, false);
         assertEquals(1350, c.innerSteps());
         assertEquals(1 / (20 * 0.27), c.stepSize(), 1e-15);
         // 25β′/(2λk) + 0.2(k+1)/(0.8k) with k = 50β′/λ: 0.25 + 0.25(1 + 1/k)
@@ -45,10 +35,10 @@ class SvrgTest {
      */
     @Test
     void linearConvergenceOnAStronglyConvexProblem() {
-        Dataset data = ObjectivePerturbationTest.classification(2000, 10, 3);
+        Dataset data = ObjPertFixtures.classification(2000, 10, 3);
         for (ConvexSet dom : new ConvexSet[] {ConvexSets.unconstrained(), ConvexSets.l2Ball(1)}) {
-            PerturbedObjective obj = objective(data, dom, 0.01, 2);
-            Svrg.Result r = Svrg.solve(obj, 0.25, 1e-300, 12, false, Rngs.seeded(4));
+            PerturbedObjective obj = ObjPertFixtures.objective(data, dom, 0.01, 2);
+            Svrg.Result r = Svrg.solve(obj, data, 1e-300, 12, false, Rngs.seeded(4));
             double[] h = r.gapHistory();
             int last = 0;
             while (last + 1 < h.length && h[last + 1] > 1e-20) {
@@ -56,7 +46,7 @@ class SvrgTest {
             }
             assertTrue(last >= 3, "too few epochs above the floor: " + java.util.Arrays.toString(h));
             double rate = Math.pow(h[last] / h[0], 1.0 / last);
-            double rho = Svrg.schedule(obj, 0.25).rho();
+            double rho = Svrg.schedule(0.01, 0.25, dom.isWholeSpace()).rho();
             assertTrue(rate < rho, dom + " observed rate " + rate + " vs lemma " + rho);
             assertTrue(h[h.length - 1] < 1e-10 * h[0], java.util.Arrays.toString(h));
         }
@@ -64,11 +54,13 @@ class SvrgTest {
 
     @Test
     void certificateBoundsTheTrueSuboptimalityAndDistance() {
-        Dataset data = ObjectivePerturbationTest.classification(500, 4, 5);
+        Dataset data = ObjPertFixtures.classification(500, 4, 5);
         UniformRandomProvider rng = Rngs.seeded(6);
         for (ConvexSet dom : new ConvexSet[] {ConvexSets.unconstrained(), ConvexSets.l2Ball(0.3)}) {
-            PerturbedObjective obj = objective(data, dom, 0.02, 7);
-            DMatrixRMaj opt = CertifiedNewtonSolver.defaults().solve(obj).w();
+            PerturbedObjective obj = ObjPertFixtures.objective(data, dom, 0.02, 7);
+            CertifiedNewtonSolver.Solution sol = CertifiedNewtonSolver.defaults().solve(obj);
+            assertTrue(sol.certified(), "reference solve certified");
+            DMatrixRMaj opt = sol.w();
             double jStar = obj.value(opt);
             DMatrixRMaj g = new DMatrixRMaj(4, 1);
             DMatrixRMaj work = new DMatrixRMaj(4, 1);
@@ -95,19 +87,17 @@ class SvrgTest {
 
     @Test
     void epochBudgetGrowsLogarithmically() {
-        Dataset data = ObjectivePerturbationTest.classification(100, 3, 1);
-        PerturbedObjective obj = objective(data, ConvexSets.l2Ball(1), 0.01, 1);
-        int e1 = Svrg.epochBudget(obj, 0.25, 1, 1e-6, 1e-6);
-        int e2 = Svrg.epochBudget(obj, 0.25, 1, 1e-12, 1e-6);
-        double perDecade = Math.log(10) / Math.log(1 / Svrg.schedule(obj, 0.25).rho());
+        int e1 = Svrg.epochBudget(0.01, 0.25, 1, 0.01, 0, 1, false, 1e-6, 1e-6);
+        int e2 = Svrg.epochBudget(0.01, 0.25, 1, 0.01, 0, 1, false, 1e-12, 1e-6);
+        double perDecade = Math.log(10) / Math.log(1 / Svrg.schedule(0.01, 0.25, false).rho());
         assertEquals(6 * perDecade, e2 - e1, 1.5);
     }
 
     @Test
     void earlyStopEndsOnceCertified() {
-        Dataset data = ObjectivePerturbationTest.classification(1000, 5, 9);
-        PerturbedObjective obj = objective(data, ConvexSets.l2Ball(1), 0.01, 2);
-        Svrg.Result r = Svrg.solve(obj, 0.25, 1e-8, 200, true, Rngs.seeded(1));
+        Dataset data = ObjPertFixtures.classification(1000, 5, 9);
+        PerturbedObjective obj = ObjPertFixtures.objective(data, ConvexSets.l2Ball(1), 0.01, 2);
+        Svrg.Result r = Svrg.solve(obj, data, 1e-8, 200, true, Rngs.seeded(1));
         assertTrue(r.suboptimality() <= 1e-8);
         assertTrue(r.epochs() < 200);
         assertTrue(r.gapHistory()[r.epochs() - 1] > 1e-8, "stopped late");

@@ -1,0 +1,41 @@
+package org.dpopt.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.objpert.ObjectivePerturbation;
+
+/**
+ * {@code objective-perturbation}: exact objective perturbation for smooth GLM losses (logistic,
+ * squared, huber, smoothed-hinge; hinge and absolute are refused: not smooth), certified Newton solve.
+ * {@code --l2} sets λ in λ‖w‖² (default: the theorem's value, which needs {@code --radius}).
+ */
+final class ObjectivePerturbationSpec implements AlgorithmSpec {
+
+    @Override
+    public String name() {
+        return "objective-perturbation";
+    }
+
+    @Override
+    public String summary() {
+        return "exact objective perturbation (GLM losses, certified Newton solve)";
+    }
+
+    @Override
+    public Map<Flag<?>, String> flags() {
+        Map<Flag<?>, String> m = new LinkedHashMap<>();
+        m.put(Flag.RADIUS, "none; needed for the theorem's lambda");
+        m.put(Flag.L2, "the theorem's lambda");
+        return m;
+    }
+
+    @Override
+    public PrivateOptimizer build(TrainArgs a) {
+        ObjectivePerturbation.Builder b = ObjectivePerturbation.builder().diagnostics(a.diagnostics());
+        if (a.has(Flag.L2)) {
+            b.lambda(a.get(Flag.L2));
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,267 @@
+package org.dpopt.optim.objpert;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.ComposedEvent;
+import org.dpopt.accounting.GaussianEvent;
+import org.dpopt.accounting.GaussianMechanism;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.linalg.Checks;
+import org.dpopt.linalg.Vectors;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunParameters;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * Approximate objective perturbation with SVRG and Gaussian output noise: the budget is split
+ * (ε/2, δ_M/2) + (ε/2, δ_M/2); G ~ N(0, σ_G²I) is calibrated for (ε/2, δ_M/2); SVRG minimizes
+ * J(w) = F̂(w) + ⟨G, w⟩/n + λ‖w‖² over any closed convex W to a certified suboptimality α (default
+ * M²λ/n²), so that ‖w̃ − ŵ‖ ≤ r = √(2α/λ); the release is Π_W(w̃ + H) with H Gaussian for ℓ2
+ * sensitivity 2r at (ε/2, δ_M/2) (exact Balle–Wang calibration).
+ *
+ * <p>Papers: Bassily, Feldman, Talwar, Thakurta, "Private Stochastic Convex Optimization with Optimal
+ * Rates", NeurIPS 2019, arXiv:1908.09970, §5 (the oracle-efficient variant and its SVRG lemma);
+ * Iyengar, Near, Song, Thakkar, Thakurta, Wang, "Towards Practical Differentially Private Convex
+ * Optimization", IEEE S&amp;P 2019 (approximate minima perturbation); Balle, Wang, "Improving the
+ * Gaussian Mechanism for Differential Privacy", ICML 2018, arXiv:1805.06530 (the output calibration).
+ *
+ * <p>Assumptions as for {@link ObjectivePerturbation}, with β ≤ (ε/2)·n·λ.
+ *
+ * <p>No data-dependent event: the epoch budget E is a function of public constants and of the public
+ * bound B = σ_G√(d + 2√(d ln(2/p)) + 2 ln(2/p)) on ‖G‖ (never of G itself), chosen so that SVRG fails to
+ * certify α with probability at most p/2 whenever ‖G‖ ≤ B; with P[‖G‖ &gt; B] ≤ p/2, a run fails with
+ * probability at most p on every dataset, and then releases the data-independent Π_W(Π_W(0) + H).
+ * The plan sets aside (1 + e^ε)p of δ first: δ_M = δ − (1 + e^ε)p. Without early stopping every run
+ * takes exactly E epochs; the realized counts and certificates are non-private diagnostics.
+ *
+ * <p>Privacy: replace-one; statement Composed((ε/2, δ_M/2)-DP, Gaussian(z_H)), reported by basic
+ * composition plus the failure charge.
+ */
+public final class ApproximateObjectivePerturbation implements PrivateOptimizer {
+
+    private final double lambda; // NaN: theorem
+    private final double accuracy; // NaN: M²λ/n²
+    private final ObjectivePerturbationNoise.Rule noiseRule;
+    private final int epochs; // 0: certified budget
+    private final double failureProbability; // NaN: 1e-3·δ/(1 + e^ε)
+    private final boolean earlyStop;
+    private final RunOptions options;
+
+    private ApproximateObjectivePerturbation(Builder b) {
+        this.lambda = b.lambda;
+        this.accuracy = b.accuracy;
+        this.noiseRule = b.noiseRule;
+        this.epochs = b.epochs;
+        this.failureProbability = b.failureProbability;
+        this.earlyStop = b.earlyStop;
+        this.options = b.runOptions();
+    }
+
+    /** A builder (theorem λ, α = M²λ/n², tight noise, certified epoch budget). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String name() {
+        return "objective-perturbation-svrg";
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return NeighboringRelation.REPLACE_ONE;
+    }
+
+    @Override
+    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        Checks.notNull("budget", budget);
+        Perturbation.smoothConvexGll(shape);
+        FailureBudget failure = FailureBudget.of(failureProbability, budget);
+        double deltaM = failure.remainingDelta();
+        Perturbation pert = Perturbation.plan(shape, budget.epsilon() / 2, deltaM / 2, lambda, noiseRule, "eps/2",
+                options.mutation());
+        double alpha = accuracy(shape, pert.lambda());
+        double r = Math.sqrt(2 * alpha / pert.lambda());
+        GaussianEvent out = new GaussianEvent(GaussianMechanism.noiseMultiplier(budget.epsilon() / 2, deltaM / 2));
+        double bound = ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(),
+                failure.probability() / 2);
+        int e = epochs(shape, pert, bound, failure.probability(), alpha);
+        SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, e, earlyStop);
+        Svrg.Schedule inner = Svrg.schedule(pert.lambda(), pert.beta(), shape.domain().isWholeSpace());
+        RunParameters.Builder params = failure.publish(ObjectivePerturbation.parameters(shape, pert), bound)
+                .put(Param.EPOCHS, (long) e)
+                .put(Param.INNER_STEPS, inner.innerSteps())
+                .put(Param.STEPS, e * inner.innerSteps())
+                .put(Param.LEARNING_RATE, inner.stepSize())
+                .put(Param.ACCURACY, alpha)
+                .put(Param.DISTANCE_BOUND, r)
+                .put(Param.NOISE_MULTIPLIER, out.noiseMultiplier())
+                .put(Param.SENSITIVITY, s.outputSensitivity())
+                .put(Param.SIGMA, out.noiseMultiplier() * s.outputSensitivity());
+        return RunPlan.builder(name(), shape)
+                .privacy(ComposedEvent.of(pert.event(), out), relation(), failure.accountant(), budget)
+                .parameters(params.build())
+                .detail(s)
+                .build();
+    }
+
+    /** α: as set, or M²λ/n². */
+    private double accuracy(ProblemShape shape, double lam) {
+        if (!Double.isNaN(accuracy)) {
+            return accuracy;
+        }
+        double m = shape.domain().radius(shape.dimension());
+        if (!Double.isFinite(m)) {
+            throw Checks.fail("domain radius M", "finite when the accuracy alpha is not given (alpha = "
+                    + "M^2 lambda/n^2)", m);
+        }
+        return m * m * lam / ((double) shape.size() * shape.size());
+    }
+
+    /**
+     * E: the certified budget for ‖b‖ ≤ B/n and failure probability p/2 (public), or the user's fixed
+     * count if it is at least that.
+     */
+    private int epochs(ProblemShape shape, Perturbation pert, double bound, double p, double alpha) {
+        int d = shape.dimension();
+        DMatrixRMaj w0 = new DMatrixRMaj(d, 1);
+        shape.domain().project(w0);
+        int certified = Svrg.epochBudget(pert.lambda(), pert.beta(), pert.lipschitz(),
+                bound / shape.size(), Vectors.norm2(w0), shape.domain().radius(d),
+                shape.domain().isWholeSpace(), alpha, p / 2);
+        if (epochs > 0 && epochs < certified) {
+            throw Checks.fail("epochs", "at least the certified budget " + certified + " that bounds the failure "
+                    + "probability by " + p + " (fewer epochs would leave a failure of unbounded "
+                    + "probability)", epochs);
+        }
+        return Math.max(epochs, certified);
+    }
+
+    @Override
+    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        SvrgSchedule s = plan.detail(SvrgSchedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        return run.finish(release(run, new InMemoryPasses(problem.data()), s));
+    }
+
+    /**
+     * Draws G, runs SVRG for the planned epochs, and releases the certified iterate plus H; if no
+     * iterate is certified, Π_W(0) + H instead (a data-independent point, same draws).
+     */
+    private static DMatrixRMaj release(PrivateRun run, InMemoryPasses passes, SvrgSchedule s) {
+        PerturbedObjective obj = s.perturbation().draw(run, passes);
+        Svrg.Result r = Svrg.solve(obj, passes.data(), s.alpha(), s.epochs(), s.earlyStop(), run.rng());
+        boolean certified = r.suboptimality() <= s.alpha();
+        DMatrixRMaj out = r.w();
+        if (!certified) {
+            Vectors.zero(out);
+            obj.domain().project(out);
+        }
+        run.diagnose(Diagnostic.SOLVER_FALLBACK, certified ? 0 : 2);
+        run.diagnose(Diagnostic.CERTIFIED_SUBOPTIMALITY, r.suboptimality());
+        run.diagnose(Diagnostic.SOLVER_STEPS, r.epochs());
+        run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, r.gradientEvaluations());
+        run.gaussian(out, s.outputSensitivity(), s.outputEvent());
+        obj.domain().project(out);
+        if (run.diagnosticsOn()) {
+            run.diagnose(Diagnostic.TRAIN_LOSS, run.problem().empiricalRisk(out));
+        }
+        run.note("split (eps/2, delta_M/2) objective perturbation + (eps/2, delta_M/2) Gaussian output noise, "
+                + "delta_M = delta - (1 + e^eps) p");
+        if (s.earlyStop()) {
+            run.note("early stop: the running time depends on the data and is not covered");
+        }
+        return out;
+    }
+
+    /** A builder initialised with this optimizer's settings (for sweeps). */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.lambda = lambda;
+        b.accuracy = accuracy;
+        b.noiseRule = noiseRule;
+        b.epochs = epochs;
+        b.failureProbability = failureProbability;
+        b.earlyStop = earlyStop;
+        return b.runOptions(options);
+    }
+
+    @Override
+    public String toString() {
+        return "ApproximateObjectivePerturbation(lambda=" + (Double.isNaN(lambda) ? "theorem" : lambda)
+                + ", accuracy=" + (Double.isNaN(accuracy) ? "M^2 lambda/n^2" : accuracy) + ", noiseRule=" + noiseRule
+                + ", epochs=" + (epochs == 0 ? "certified budget" : epochs) + ", earlyStop=" + earlyStop + ")";
+    }
+
+    /** Builder; every setter validates. */
+    public static final class Builder extends OptimizerBuilder<Builder> {
+        private double lambda = Double.NaN;
+        private double accuracy = Double.NaN;
+        private ObjectivePerturbationNoise.Rule noiseRule = ObjectivePerturbationNoise.Rule.TIGHT;
+        private int epochs = 0;
+        private double failureProbability = Double.NaN;
+        private boolean earlyStop = false;
+
+        private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        /** λ &gt; 0 in λ‖w‖² (default: the theorem's value at (ε/2, δ_M/2); required when W is unbounded). */
+        public Builder lambda(double l) {
+            this.lambda = Checks.positive("lambda", l);
+            return this;
+        }
+
+        /** Target certified suboptimality α &gt; 0 (default M²λ/n²). */
+        public Builder accuracy(double a) {
+            this.accuracy = Checks.positive("accuracy", a);
+            return this;
+        }
+
+        /** TIGHT (default) or KST12. */
+        public Builder noiseRule(ObjectivePerturbationNoise.Rule r) {
+            this.noiseRule = Checks.notNull("noiseRule", r);
+            return this;
+        }
+
+        /** A fixed epoch count ≥ 1, at least the certified budget (refused otherwise; default: that budget). */
+        public Builder epochs(int e) {
+            this.epochs = Checks.atLeastOne("epochs", e);
+            return this;
+        }
+
+        /**
+         * The failure probability p ∈ (0, 1) the plan charges (1 + e^ε)p of δ for: half for ‖G‖ above its
+         * public bound, half for SVRG not certifying within the budget (default 1e-3·δ/(1 + e^ε)).
+         */
+        public Builder failureProbability(double pr) {
+            this.failureProbability = Checks.openUnit("failureProbability", pr);
+            return this;
+        }
+
+        /** Stop SVRG once certified (faster; the running time then depends on the data). Default false. */
+        public Builder earlyStop(boolean e) {
+            this.earlyStop = e;
+            return this;
+        }
+
+        /** Builds the immutable optimizer. */
+        public ApproximateObjectivePerturbation build() {
+            return new ApproximateObjectivePerturbation(this);
+        }
+    }
+}
