@@ -61,6 +61,24 @@ class NoisySgdTest {
         }
     }
 
+    @Nested
+    class NonPrivateContract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
+            return NonPrivateSgd.builder().batchSize(32).epochs(2).build();
+        }
+
+        @Override
+        protected Problem problem() {
+            return logisticProblem(300, 4, 11);
+        }
+
+        @Override
+        protected PrivacyBudget budget() {
+            return null;
+        }
+    }
+
     @Test
     void statementIsThePoissonDpSgdEvent() {
         Problem p = logisticProblem(1000, 4, 1);
