@@ -12,8 +12,8 @@ import org.apache.commons.rng.simple.RandomSource;
  * <li>{@link #seeded(long)} — SEEDED mode for research and tests: XO_RO_SHI_RO_128_PP, same seed ⇒
  * same bits.</li>
  * <li>{@link #secure()} — SECURE mode for production releases: a {@link SecureRng} (AES-256 in the
- * style of NIST SP 800-90A CTR_DRBG, seeded and reseeded from {@link SecureRandom}, ~1 ns per 64-bit
- * word). {@link NoiseSource#of} recognises it and switches to exact, floating-point-safe samplers
+ * style of NIST SP 800-90A CTR_DRBG, seeded and reseeded from {@link SecureRandom}; a few ns per
+ * 64-bit word once the JVM is warm). {@link NoiseSource#of} recognises it and switches to exact, floating-point-safe samplers
  * (see {@code theory-notes/secure-noise.md}).</li>
  * </ul>
  */

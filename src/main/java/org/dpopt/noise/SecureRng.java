@@ -40,8 +40,13 @@ public final class SecureRng implements UniformRandomProvider {
     static final int RESEED_INTERVAL = 1 << 10;
     /** seedlen = key length + block length = 384 bits. */
     static final int SEED_BYTES = 48;
-    /** Bytes per JCE call (see {@link #keyStream}). */
-    static final int CHUNK_BYTES = 1024;
+    /** Bytes per JCE call once warm (see {@link #keyStream}). */
+    static final int CHUNK_BYTES = 4096;
+    /** Bytes per JCE call while the JVM is cold. */
+    static final int WARM_CHUNK = 64;
+    /** Number of small calls per JVM. */
+    static final int WARM_CALLS = 16384;
+    private static int warmCalls;
 
     private final SecureRandom entropy; // null only for the fixed-key test constructor
     private final Cipher aes;
@@ -105,20 +110,27 @@ public final class SecureRng implements UniformRandomProvider {
 
     /**
      * out[0..len) ← E_K(V+1) ‖ E_K(V+2) ‖ … (len a multiple of 16); V is not advanced here. The key
-     * stream is produced by {@code update} calls of {@value #CHUNK_BYTES} bytes: HotSpot replaces the
-     * counter-mode loop by its AES intrinsic only on this path and only once it is hot, which small
-     * calls reach after a few MB instead of tens of MB (measured in {@code validation/secure-noise.md}).
+     * stream comes from {@code update} calls: HotSpot replaces the counter-mode loop by its AES-NI
+     * intrinsic only on this path (not on {@code doFinal}) and only once the call site is hot. The first
+     * {@value #WARM_CALLS} calls in the JVM therefore use {@value #WARM_CHUNK}-byte pieces (about 1 MiB
+     * of key stream), which makes the call site hot early; later calls use {@value #CHUNK_BYTES}-byte
+     * pieces. Only the speed depends on this, never the output.
      */
     private void keyStream(byte[] out, int len) {
         byte[] iv = counter.clone();
         increment(iv);
         try {
             aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new IvParameterSpec(iv));
-            for (int off = 0; off < len; off += CHUNK_BYTES) {
-                int l = Math.min(CHUNK_BYTES, len - off);
+            for (int off = 0; off < len;) {
+                int chunk = warmCalls < WARM_CALLS ? WARM_CHUNK : CHUNK_BYTES;
+                int l = Math.min(chunk, len - off);
                 int done = aes.update(zeros, off, l, out, off);
                 if (done != l) {
                     throw new IllegalStateException("AES-CTR returned " + done + " of " + l + " bytes");
+                }
+                off += l;
+                if (chunk == WARM_CHUNK) {
+                    warmCalls++; // racy across threads: harmless, it only selects a chunk size
                 }
             }
         } catch (GeneralSecurityException e) {
