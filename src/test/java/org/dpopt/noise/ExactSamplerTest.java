@@ -97,42 +97,37 @@ class ExactSamplerTest {
 
     // ------------------------------------------------------------------ exact law at small scale
 
-    @Test
-    void roundedGaussianHasTheExactDiscreteLawWhereTheGridIsCoarse() {
-        // s = σ/γ ∈ {0.3, 1, 2.5}: the grid is as coarse as (or coarser than) σ, so the pmf
-        // P(K = k) = Φ((k + ½ − f)/s) − Φ((k − ½ − f)/s) is far from a sampled density. n = 2e5 per case,
-        // 9 cases; each p-value must exceed 1e-7 (false failure ≤ 9e-7 in all).
+    /**
+     * s = σ/γ ∈ {0.3, 1, 2.5}: the grid is as coarse as (or coarser than) σ, so the pmf
+     * P(K = k) = F((k + ½ − f)/s) − F((k − ½ − f)/s) is far from a sampled density. n = 2e5 per case,
+     * 9 cases; each p-value must exceed 1e-7 (false failure ≤ 9e-7 per sampler).
+     */
+    private static void assertExactRoundedLaw(boolean gaussian, int firstKey) {
         int n = 200_000;
-        int key = 1;
+        int key = firstKey;
         for (double s : new double[] {0.3, 1.0, 2.5}) {
             for (double f : new double[] {0.0, 0.37, -0.5}) {
                 ExactSampler ex = new ExactSampler(fixed(key++));
                 TreeMap<Long, Integer> counts = new TreeMap<>();
                 for (int i = 0; i < n; i++) {
-                    counts.merge(ex.roundedGaussian(f, s, f, 1.0, 0.0), 1, Integer::sum);
+                    long k = gaussian ? ex.roundedGaussian(f, s, f, 1.0, 0.0) : ex.roundedLaplace(f, s, f, 1.0, 0.0);
+                    counts.merge(k, 1, Integer::sum);
                 }
-                double p = chiSquarePValue(counts, n, f, s, STD::cumulativeProbability);
-                assertTrue(p > 1e-7, "s=" + s + " f=" + f + " p=" + p + " " + counts);
+                double p = gaussian ? chiSquarePValue(counts, n, f, s, STD::cumulativeProbability)
+                        : chiSquarePValue(counts, n, f, s, ExactSamplerTest::laplaceCdf);
+                assertTrue(p > 1e-7, (gaussian ? "gaussian" : "laplace") + " s=" + s + " f=" + f + " p=" + p + " " + counts);
             }
         }
     }
 
     @Test
+    void roundedGaussianHasTheExactDiscreteLawWhereTheGridIsCoarse() {
+        assertExactRoundedLaw(true, 1);
+    }
+
+    @Test
     void roundedLaplaceHasTheExactDiscreteLawWhereTheGridIsCoarse() {
-        // as above with F the Lap(1) cdf; 9 cases, false failure ≤ 9e-7
-        int n = 200_000;
-        int key = 20;
-        for (double s : new double[] {0.3, 1.0, 2.5}) {
-            for (double f : new double[] {0.0, 0.37, -0.5}) {
-                ExactSampler ex = new ExactSampler(fixed(key++));
-                TreeMap<Long, Integer> counts = new TreeMap<>();
-                for (int i = 0; i < n; i++) {
-                    counts.merge(ex.roundedLaplace(f, s, f, 1.0, 0.0), 1, Integer::sum);
-                }
-                double p = chiSquarePValue(counts, n, f, s, ExactSamplerTest::laplaceCdf);
-                assertTrue(p > 1e-7, "s=" + s + " f=" + f + " p=" + p + " " + counts);
-            }
-        }
+        assertExactRoundedLaw(false, 20);
     }
 
     // ------------------------------------------------------------------ fast path = exact path

@@ -123,11 +123,7 @@ public class NoiseBenchmark {
         return secureRandom.nextLong();
     }
 
-    /** The Gaussian noise of one DP-SGD run, seeded. */
-    @Benchmark
-    @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public double dpSgdRunSeeded() {
-        NoiseSource ns = NoiseSource.of(Rngs.seeded(7));
+    private static double dpSgdRunNoise(NoiseSource ns) {
         DMatrixRMaj g = new DMatrixRMaj(D, 1);
         for (int t = 0; t < STEPS; t++) {
             ns.addGaussian(g, 1.0, 1.1);
@@ -135,15 +131,17 @@ public class NoiseBenchmark {
         return g.data[0];
     }
 
+    /** The Gaussian noise of one DP-SGD run, seeded. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public double dpSgdRunSeeded() {
+        return dpSgdRunNoise(NoiseSource.of(Rngs.seeded(7)));
+    }
+
     /** The Gaussian noise of one DP-SGD run, secure (a fresh generator seeded from SecureRandom). */
     @Benchmark
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
     public double dpSgdRunSecure() {
-        NoiseSource ns = NoiseSource.of(Rngs.secure());
-        DMatrixRMaj g = new DMatrixRMaj(D, 1);
-        for (int t = 0; t < STEPS; t++) {
-            ns.addGaussian(g, 1.0, 1.1);
-        }
-        return g.data[0];
+        return dpSgdRunNoise(NoiseSource.of(Rngs.secure()));
     }
 }
