@@ -7,23 +7,24 @@ import org.ejml.data.DMatrixRMaj;
 
 /**
  * Research-mode noise: the ziggurat Gaussian and the exponential-based Laplace over the caller's
- * generator (the same draws dpopt has always made, so seeded runs stay bit-identical).
+ * generator (the same draws dpopt has always made, so seeded runs stay bit-identical). Floating-point
+ * samplers: not safe against the attacks of Mironov (CCS 2012); {@link #implementationDelta} is 0
+ * because seeded mode makes no privacy claim of its own.
  */
 final class SeededNoise implements NoiseSource {
     private final UniformRandomProvider rng;
     private final ZigguratSampler.NormalizedGaussian normal;
-    private final boolean secureBits;
+    private final LaplaceNoise laplace;
 
-    SeededNoise(UniformRandomProvider rng, boolean secureBits) {
+    SeededNoise(UniformRandomProvider rng) {
         this.rng = rng;
         this.normal = ZigguratSampler.NormalizedGaussian.of(rng);
-        this.secureBits = secureBits;
+        this.laplace = LaplaceNoise.of(rng);
     }
 
-    /** INTERIM: cryptographic bits into the continuous samplers, until the floating-point-safe samplers land. */
     @Override
     public boolean isSecure() {
-        return secureBits;
+        return false;
     }
 
     @Override
@@ -31,6 +32,32 @@ final class SeededNoise implements NoiseSource {
         Checks.positive("sensitivity", sensitivity);
         Checks.nonNegative("noiseMultiplier", noiseMultiplier);
         add(v, noiseMultiplier * sensitivity);
+    }
+
+    @Override
+    public void addLaplace(DMatrixRMaj v, double l1Sensitivity, double noiseMultiplier) {
+        Checks.positive("l1Sensitivity", l1Sensitivity);
+        Checks.positive("noiseMultiplier", noiseMultiplier);
+        double b = noiseMultiplier * l1Sensitivity;
+        double[] xs = v.data;
+        int d = v.getNumElements();
+        for (int j = 0; j < d; j++) {
+            xs[j] += laplace.sample(b);
+        }
+    }
+
+    @Override
+    public double objectiveNoiseGrid(double sigma) {
+        Checks.nonNegative("sigma", sigma);
+        return 0;
+    }
+
+    @Override
+    public double implementationDelta(double epsilon) {
+        if (!(epsilon >= 0)) {
+            throw Checks.fail("epsilon", "non-negative", epsilon);
+        }
+        return 0;
     }
 
     @Override

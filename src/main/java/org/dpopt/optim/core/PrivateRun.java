@@ -280,6 +280,7 @@ public final class PrivateRun {
                         + " differs from the plan's statement " + plan.statement().describe());
             }
             report = plan.accountant().report(ledger, budget.delta());
+            report = chargeImplementation(report, budget.delta());
             if (plan.budgetBinding() && report.epsilon() > budget.epsilon() * (1 + BUDGET_TOLERANCE)) {
                 throw new IllegalStateException(plan.algorithm() + " spent epsilon " + report.epsilon()
                         + " above the budget " + budget.epsilon());
@@ -290,6 +291,29 @@ public final class PrivateRun {
         }
         Diagnostics diag = options.diagnostics() ? diagnostics.build() : Diagnostics.none();
         return new OptimizationResult(solution, report, plan, ledger, noise.description(), diag);
+    }
+
+    /**
+     * Adds the noise implementation's own δ (secure samplers: a bounded, astronomically small
+     * probability of refusing a draw) to the report. When it is below the resolution of δ the report's
+     * ε stands and the note states the bound; otherwise ε is recomputed at δ minus the charge.
+     */
+    private PrivacyReport chargeImplementation(PrivacyReport report, double delta) {
+        double charge = noise.implementationDelta(report.epsilon());
+        if (!(charge > 0)) {
+            return report;
+        }
+        if (delta - charge == delta) {
+            return report.withNote("secure noise: implementation delta <= " + charge
+                    + " (included; below the resolution of delta)");
+        }
+        if (!(charge < delta)) {
+            throw new IllegalStateException("noise implementation delta " + charge + " exceeds delta " + delta);
+        }
+        PrivacyReport inner = plan.accountant().report(plan.statement(), delta - charge);
+        return new PrivacyReport(inner.epsilon(), inner.epsilonLower(), delta, inner.accountant(), inner.relation(),
+                inner.event(), inner.bound(), inner.notes()).withNote("secure noise: implementation delta "
+                + charge + " included");
     }
 
     private List<String> runNotes() {

@@ -81,6 +81,18 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         return NeighboringRelation.REPLACE_ONE;
     }
 
+    /**
+     * The largest move of the perturbed objective's exact minimizer caused by the secure sampler's
+     * output grid on b = G/n: each coordinate of b is rounded to a grid γ ≤ (σ/n)·2⁻⁴⁰ (the noise
+     * source's objective-noise grid), so ‖e‖ ≤ γ√d/2 and the 2λ-strongly convex objective's minimizer
+     * moves by at most ‖e‖/(2λ). Added to the distance bound r in every mode (it is below 2⁻⁴⁰ of the
+     * noise scale), so the output noise covers it and seeded and secure runs share one plan.
+     */
+    static double gridShift(ProblemShape shape, Perturbation pert) {
+        double gridBound = pert.sigma() / shape.size() * 0x1p-40;
+        return gridBound * Math.sqrt(shape.dimension()) / 2 / (2 * pert.lambda());
+    }
+
     @Override
     public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
         Checks.notNull("shape", shape);
@@ -91,7 +103,7 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         Perturbation pert = Perturbation.plan(shape, budget.epsilon() / 2, deltaM / 2, lambda, noiseRule, "eps/2",
                 options.mutation());
         double alpha = accuracy(shape, pert.lambda());
-        double r = Math.sqrt(2 * alpha / pert.lambda());
+        double r = Math.sqrt(2 * alpha / pert.lambda()) + gridShift(shape, pert);
         GaussianEvent out = new GaussianEvent(GaussianMechanism.noiseMultiplier(budget.epsilon() / 2, deltaM / 2));
         double bound = ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(),
                 failure.probability() / 2);
