@@ -1,0 +1,136 @@
+package org.dpopt.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.storage.StorageLevel;
+import org.dpopt.linalg.Checks;
+import org.dpopt.sampling.BatchPlan;
+import scala.Tuple2;
+
+/**
+ * A {@link BatchPlan} built on the executors and stored by step: map (every record evaluates
+ * {@code stepsOf(id)} and emits (step, row) pairs) → group by step with a range partitioner (step t in
+ * partition ⌊tP/T⌋) → truncate ({@code keep}) and pack each step's kept rows, in increasing id order, into
+ * one {@link StepBatch}; cached. Nothing is collected to the driver. A step then reads one partition and
+ * decodes only its own batch: O(B) rows per step, never a scan of the data.
+ */
+final class SparkBatchPlan {
+
+    /** A (step, row) pair of stage 1. */
+    static final class Member implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final long id;
+        final double[] x;
+        final double y;
+
+        Member(long id, double[] x, double y) {
+            this.id = id;
+            this.x = x;
+            this.y = y;
+        }
+    }
+
+    private final BatchPlan plan;
+    private final StepPartitioner partitioner;
+    private final JavaRDD<StepBatch> batches;
+
+    private SparkBatchPlan(BatchPlan plan, StepPartitioner partitioner, JavaRDD<StepBatch> batches) {
+        this.plan = plan;
+        this.partitioner = partitioner;
+        this.batches = batches;
+    }
+
+    /**
+     * Builds and caches the plan's batches of data (one Spark job; the rows stay on the executors).
+     *
+     * @param partitions P, the number of step ranges (at most T)
+     */
+    static SparkBatchPlan build(DistributedData data, BatchPlan plan, int partitions) {
+        Checks.notNull("plan", plan);
+        int p = (int) Math.max(1, Math.min(plan.steps(), partitions));
+        StepPartitioner part = new StepPartitioner(plan.steps(), p);
+        int d = data.dimension();
+        double bound = data.rowNormBound();
+        JavaPairRDD<Long, Member> pairs = data.blocks().flatMapToPair(b -> {
+            BatchPlan.Stream s = plan.stream();
+            List<Tuple2<Long, Member>> out = new ArrayList<>();
+            for (int a = 0; a < b.rows; a++) {
+                long id = b.firstId + a;
+                long[] steps = s.stepsOf(id);
+                if (steps.length == 0) {
+                    continue;
+                }
+                Member m = new Member(id, b.row(a), b.y[a]);
+                for (long t : steps) {
+                    out.add(new Tuple2<>(t, m));
+                }
+            }
+            return out.iterator();
+        });
+        JavaPairRDD<Long, ArrayList<Member>> grouped = pairs.combineByKey(m -> {
+            ArrayList<Member> l = new ArrayList<>();
+            l.add(m);
+            return l;
+        }, (l, m) -> {
+            l.add(m);
+            return l;
+        }, (l1, l2) -> {
+            l1.addAll(l2);
+            return l1;
+        }, part);
+        JavaRDD<StepBatch> batches = grouped.mapPartitions(it -> pack(it, plan, d, bound), true)
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        SparkEngine.call(batches::count);
+        return new SparkBatchPlan(plan, part, batches);
+    }
+
+    private static Iterator<StepBatch> pack(Iterator<Tuple2<Long, ArrayList<Member>>> it, BatchPlan plan, int d,
+            double bound) {
+        BatchPlan.Stream s = plan.stream();
+        List<StepBatch> out = new ArrayList<>();
+        while (it.hasNext()) {
+            Tuple2<Long, ArrayList<Member>> g = it.next();
+            ArrayList<Member> ms = g._2();
+            ms.sort((a, b) -> Long.compare(a.id, b.id));
+            long[] ids = new long[ms.size()];
+            for (int a = 0; a < ids.length; a++) {
+                ids[a] = ms.get(a).id;
+            }
+            long[] kept = s.keep(g._1(), ids);
+            double[] x = new double[kept.length * d];
+            double[] y = new double[kept.length];
+            int a = 0;
+            for (int r = 0; r < ms.size() && a < kept.length; r++) {
+                Member m = ms.get(r);
+                if (m.id == kept[a]) {
+                    System.arraycopy(m.x, 0, x, a * d, d);
+                    y[a++] = m.y;
+                }
+            }
+            out.add(new StepBatch(g._1(), kept, d, bound, x, y));
+        }
+        return out.iterator();
+    }
+
+    BatchPlan plan() {
+        return plan;
+    }
+
+    JavaRDD<StepBatch> batches() {
+        return batches;
+    }
+
+    /** The partition holding step t's batch. */
+    int partitionOf(long step) {
+        return partitioner.partitionOf(step);
+    }
+
+    /** Releases the cached batches. */
+    void unpersist() {
+        batches.unpersist(false);
+    }
+}

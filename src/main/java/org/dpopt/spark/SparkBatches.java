@@ -1,0 +1,185 @@
+package org.dpopt.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.spark.api.java.JavaRDD;
+import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Loss;
+import org.dpopt.oracle.BatchGradientSource;
+import org.dpopt.oracle.ExactGradientOracle;
+import org.dpopt.sampling.BatchPlan;
+import org.dpopt.sampling.BatchSampler;
+import org.dpopt.sampling.PlannedPoissonSampler;
+import org.ejml.data.DMatrixRMaj;
+import scala.Tuple2;
+
+/**
+ * The distributed {@link BatchGradientSource} of DP-SGD. {@link #open} draws the plan key from the run's
+ * generator (first two words, as the in-memory {@link PlannedPoissonSampler} does) and builds the
+ * {@link SparkBatchPlan} on the executors; step t then runs one task on the one partition holding t's
+ * batch: it finds the batch, runs the shared clip-and-sum kernel ({@link ExactGradientOracle}, the same
+ * code, rows and order as in memory) and returns the d-vector sum to the driver, where the run core adds
+ * the noise. w travels with the task (d doubles).
+ *
+ * <p>Only keyed samplers can run here ({@code planned-poisson}, {@code planned-truncated-poisson}); the
+ * plan key never leaves the driver except inside the tasks that evaluate the plan.
+ */
+public final class SparkBatches implements BatchGradientSource {
+
+    /** What one step read (for tests and benchmarks; non-private). */
+    public record StepStats(long step, int partitions, int batchesVisited, long rowsRead) {
+    }
+
+    private final DistributedData data;
+    private final LossCodec loss;
+    private final LongConsumer progress;
+    private SparkBatchPlan plan;
+    private long steps;
+    private StepStats last;
+    private double planSeconds;
+
+    /**
+     * @param progress called with the number of steps done after each step (e.g. a stderr line); may be null
+     */
+    public SparkBatches(DistributedData data, Loss loss, LongConsumer progress) {
+        this.data = Checks.notNull("data", data);
+        this.loss = LossCodec.of(loss);
+        this.progress = progress;
+    }
+
+    @Override
+    public void open(BatchSampler sampler, int n, UniformRandomProvider rng) {
+        if (!(sampler instanceof PlannedPoissonSampler ps)) {
+            throw Checks.fail("sampler on Spark", "planned-poisson or planned-truncated-poisson (keyed per-record "
+                    + "batches)", sampler.name());
+        }
+        long t0 = System.nanoTime();
+        BatchPlan bp = ps.plan(n, ps.drawKey(rng));
+        steps = bp.steps();
+        double members = bp.samplingProbability() * steps * (double) n;
+        int byVolume = (int) Math.min(Integer.MAX_VALUE, Math.ceil(members * (data.dimension() + 2) * 8 / (32.0 * (1 << 20))));
+        int parallel = SparkEngine.context(data.session()).defaultParallelism();
+        plan = SparkBatchPlan.build(data, bp, Math.max(2 * parallel, byVolume));
+        planSeconds = (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** Seconds the last {@link #open} took to build and cache the plan (benchmarks). */
+    public double planSeconds() {
+        return planSeconds;
+    }
+
+    /** What the last step read. */
+    public StepStats lastStep() {
+        return last;
+    }
+
+    /** One step's result on its executor. */
+    private static final class Partial implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final double[] sum;
+        final int rows;
+        final int clipped;
+        final int visited;
+
+        Partial(double[] sum, int rows, int clipped, int visited) {
+            this.sum = sum;
+            this.rows = rows;
+            this.clipped = clipped;
+            this.visited = visited;
+        }
+    }
+
+    @Override
+    public BatchSum addBatch(long step, DMatrixRMaj w, double clip, DMatrixRMaj out) {
+        if (plan == null) {
+            throw new IllegalStateException("open() was not called");
+        }
+        if (step < 0 || step >= steps) {
+            throw Checks.fail("step", "in [0, " + steps + ")", step);
+        }
+        int d = data.dimension();
+        double[] ws = w.data.clone();
+        LossCodec codec = loss;
+        int p = plan.partitionOf(step);
+        JavaRDD<Partial> job = plan.batches().mapPartitions(it -> {
+            int visited = 0;
+            while (it.hasNext()) {
+                StepBatch b = it.next();
+                visited++;
+                if (b.step == step) {
+                    Dataset ds = b.dataset();
+                    int k = ds.size();
+                    int[] idx = new int[k];
+                    for (int a = 0; a < k; a++) {
+                        idx[a] = a;
+                    }
+                    DMatrixRMaj sum = new DMatrixRMaj(d, 1);
+                    int clipped = new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY).addClippedBatch(
+                            DMatrixRMaj.wrap(d, 1, ws), ds, idx, 0, k, null, clip, sum, new DMatrixRMaj(d, 1));
+                    return List.of(new Partial(sum.data, k, clipped, visited)).iterator();
+                }
+            }
+            return List.of(new Partial(new double[d], 0, 0, visited)).iterator();
+        }, true);
+        List<Partial>[] res = SparkEngine.call(() -> job.collectPartitions(new int[] {p}));
+        Partial r = res[0].get(0);
+        for (int j = 0; j < d; j++) {
+            out.data[j] += r.sum[j];
+        }
+        last = new StepStats(step, res.length, r.visited, r.rows);
+        if (progress != null) {
+            progress.accept(step + 1);
+        }
+        if (step == steps - 1) {
+            plan.unpersist();
+        }
+        return new BatchSum(r.rows, r.clipped);
+    }
+
+    @Override
+    public double empiricalRisk(DMatrixRMaj w) {
+        int d = data.dimension();
+        double[] ws = w.data.clone();
+        LossCodec codec = loss;
+        double total = SparkEngine.call(() -> data.blocks().map(b -> {
+            Dataset ds = b.dataset();
+            DMatrixRMaj wm = DMatrixRMaj.wrap(d, 1, ws);
+            double s = 0;
+            for (int a = 0; a < ds.size(); a++) {
+                s += codec.loss().value(wm, ds, a);
+            }
+            return s;
+        }).fold(0.0, Double::sum));
+        return total / data.rows();
+    }
+
+    /**
+     * Every step's kept member ids (collected to the driver: tests and small plans only). Steps with no
+     * member are absent.
+     */
+    public Map<Long, long[]> members() {
+        Map<Long, long[]> out = new HashMap<>();
+        for (Tuple2<Long, long[]> t : plan.batches().map(b -> new Tuple2<>(b.step, b.ids)).collect()) {
+            out.put(t._1(), t._2());
+        }
+        return out;
+    }
+
+    /** The number of partitions of the stored plan. */
+    public int planPartitions() {
+        return plan.batches().getNumPartitions();
+    }
+
+    /** The plan's batch sizes are not released: this keeps them out of string forms. */
+    @Override
+    public String toString() {
+        return "SparkBatches[" + data.source() + "]";
+    }
+
+}
