@@ -57,6 +57,11 @@ public final class SparkData {
      */
     public static DistributedData read(SparkSession spark, String path, Format format, Integer dimension,
             double rowNormBound, RowNormPolicy policy) {
+        return SparkEngine.call(() -> readRows(spark, path, format, dimension, rowNormBound, policy));
+    }
+
+    private static DistributedData readRows(SparkSession spark, String path, Format format, Integer dimension,
+            double rowNormBound, RowNormPolicy policy) {
         Checks.notNull("format", format);
         Checks.positive("rowNormBound", rowNormBound);
         List<String> files = files(spark, path);

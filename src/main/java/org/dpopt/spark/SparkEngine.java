@@ -1,6 +1,8 @@
 package org.dpopt.spark;
 
 import java.util.function.Supplier;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -41,6 +43,18 @@ public final class SparkEngine {
         return s;
     }
 
+    /**
+     * For the command line: Spark's own log lines about a failed task (the task's exception, already
+     * reported as dpopt's one-line error) and its start-up notes are silenced; other warnings stay.
+     */
+    public static void quietTaskFailures() {
+        Configurator.setLevel("org.apache.spark.executor.Executor", Level.OFF);
+        Configurator.setLevel("org.apache.spark.scheduler.TaskSetManager", Level.OFF);
+        Configurator.setLevel("org.apache.spark.util.Utils", Level.ERROR);
+        Configurator.setLevel("org.apache.hadoop.util.NativeCodeLoader", Level.ERROR);
+        Configurator.setLevel("org.apache.spark", Level.WARN);
+    }
+
     /** The Java context of a session. */
     static JavaSparkContext context(SparkSession s) {
         return JavaSparkContext.fromSparkContext(s.sparkContext());
@@ -53,12 +67,15 @@ public final class SparkEngine {
     static <T> T call(Supplier<T> action) {
         try {
             return action.get();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Spark throws its checked SparkException undeclared
             IllegalArgumentException bad = find(e);
             if (bad != null) {
                 throw new IllegalArgumentException(bad.getMessage(), e);
             }
-            throw e;
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getMessage(), e);
         }
     }
 

@@ -1,0 +1,106 @@
+package org.dpopt.cli;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.data.DatasetIO;
+import org.dpopt.geometry.ConvexSet;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Loss;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.spark.SparkData;
+import org.dpopt.spark.SparkTraining;
+
+/**
+ * {@code dpopt train --engine spark}: the flags of {@link TrainCommand}, run through
+ * {@link SparkTraining}. Spark itself is touched only after it was found on the class path (the shaded
+ * jar does not contain it; {@code ./dpopt} and spark-submit add it).
+ */
+final class SparkTrainCall {
+
+    /** Algorithms with a distributed engine. */
+    static final List<String> ALGORITHMS = List.of("dp-sgd", "noisy-frank-wolfe");
+
+    /** A finished distributed fit: the result, the release map and the non-private counts. */
+    record Fit(OptimizationResult result, Map<String, Object> release, Map<String, Object> diagnostics) {
+    }
+
+    private final TrainCommand cmd;
+
+    SparkTrainCall(TrainCommand cmd) {
+        this.cmd = cmd;
+    }
+
+    /**
+     * The flags as the Spark engine runs them: refuses algorithms without a distributed engine; for dp-sgd
+     * the Poisson samplers become their keyed forms (same law, same event; {@code --sampler planned-poisson}
+     * reproduces a seeded Spark run in memory).
+     */
+    static TrainArgs sparkArgs(AlgorithmSpec alg, TrainArgs args) {
+        if (!ALGORITHMS.contains(alg.name())) {
+            throw Checks.fail("--algorithm", "one of " + ALGORITHMS + " with --engine spark (" + alg.name()
+                    + " is not available on Spark)", alg.name());
+        }
+        if (!alg.name().equals("dp-sgd")) {
+            return args;
+        }
+        String s = args.or(Flag.SAMPLER, "poisson");
+        String planned;
+        switch (s) {
+            case "poisson":
+            case "planned-poisson":
+                planned = "planned-poisson";
+                break;
+            case "truncated-poisson":
+            case "planned-truncated-poisson":
+                planned = "planned-truncated-poisson";
+                break;
+            default:
+                throw Checks.fail("--sampler", "poisson or truncated-poisson with --engine spark (run as their keyed "
+                        + "planned- forms)", s);
+        }
+        Map<Flag<?>, Object> v = new LinkedHashMap<>(args.values());
+        v.put(Flag.SAMPLER, planned);
+        return new TrainArgs(v, args.loss(), args.diagnostics());
+    }
+
+    /** Reads, trains and evaluates on Spark. */
+    Fit fit(PrivateOptimizer opt, Loss loss, ConvexSet domain, PrivacyBudget budget, DatasetIO.RowNormPolicy policy,
+            UniformRandomProvider rng) {
+        requireSpark();
+        PrintWriter err = cmd.spec.commandLine().getErr();
+        SparkTraining.Request q = new SparkTraining.Request(cmd.master, cmd.data.toString(),
+                cmd.testData == null ? null : cmd.testData.toString(),
+                cmd.testFraction != null ? cmd.testFraction : 0.2, cmd.splitSeed,
+                SparkData.Format.valueOf(cmd.format.toUpperCase(Locale.ROOT)), cmd.dimension, cmd.rowNormBound, policy,
+                cmd.datasetSize == null ? 0 : Checks.atLeastOne("--dataset-size", cmd.datasetSize), opt, loss, domain,
+                budget, rng, err);
+        SparkTraining.Outcome o = SparkTraining.train(q);
+        Map<String, Object> out = cmd.release(o.result(), loss, o.testAccuracy(), o.testLoss(), o.testRows(),
+                o.seconds());
+        Map<String, Object> diag = new LinkedHashMap<>();
+        diag.put("train_rows", o.trainRows());
+        diag.put("projected_rows", o.projectedRows());
+        if (cmd.testData == null) {
+            diag.put("test_rows", o.testRows());
+        }
+        return new Fit(o.result(), out, diag);
+    }
+
+    private void requireSpark() {
+        if (!List.of("csv", "libsvm", "parquet").contains(cmd.format)) {
+            throw Checks.fail("--format", "csv, libsvm or parquet", cmd.format);
+        }
+        try {
+            Class.forName("org.apache.spark.sql.SparkSession", false, SparkTrainCall.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw Checks.fail("--engine spark", "run with Apache Spark on the class path (./dpopt adds it; on a "
+                    + "cluster use spark-submit)", "no Spark classes found");
+        }
+    }
+}
