@@ -1,0 +1,87 @@
+package org.dpopt.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.dpopt.data.Dataset;
+import org.dpopt.data.DatasetIO;
+import org.dpopt.data.Synthetic;
+import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.loss.Losses;
+import org.dpopt.noise.Rngs;
+import org.dpopt.oracle.DatasetPasses;
+import org.dpopt.oracle.GllBisectionProx;
+import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distributed full passes (the sums noisy Frank–Wolfe and objective perturbation need) equal the
+ * in-memory ones to rounding: value, gradient and Hessian-vector sums on n = 3000, d = 6.
+ */
+class SparkPassesTest {
+
+    @TempDir
+    static Path dir;
+    static Dataset memory;
+    static DistributedData spark;
+
+    @BeforeAll
+    static void read() throws Exception {
+        Dataset raw = Synthetic.logistic(3000, Synthetic.plantedVector(6, 2, Rngs.seeded(4)), Rngs.seeded(5)).data();
+        Path csv = SparkTests.writeCsv(dir, "p.csv", raw);
+        memory = DatasetIO.readCsv(csv, 1.0, DatasetIO.RowNormPolicy.PROJECT).dataset();
+        spark = SparkData.read(SparkTests.spark(), csv.toString(), SparkData.Format.CSV, null, 1.0,
+                DatasetIO.RowNormPolicy.PROJECT);
+    }
+
+    private static DMatrixRMaj vec(double... v) {
+        return DMatrixRMaj.wrap(v.length, 1, v);
+    }
+
+    private static void close(DMatrixRMaj a, DMatrixRMaj b) {
+        for (int j = 0; j < a.numRows; j++) {
+            assertEquals(a.data[j], b.data[j], 1e-12 * (1 + Math.abs(a.data[j])), "coordinate " + j);
+        }
+    }
+
+    @Test
+    void sumsAgreeWithTheInMemoryKernels() {
+        DMatrixRMaj w = vec(0.3, -0.2, 0.5, 0.1, -0.4, 0.2);
+        DMatrixRMaj v = vec(1, 0, -1, 0.5, 0.25, -0.5);
+        DatasetPasses m = new DatasetPasses(memory);
+        SparkPasses s = new SparkPasses(spark);
+        for (GeneralizedLinearLoss loss : new GeneralizedLinearLoss[] {Losses.logistic(),
+                GllBisectionProx.of(Losses.hinge(), 20, 1e-4)}) {
+            DMatrixRMaj gm = vec(new double[6]);
+            DMatrixRMaj gs = vec(new double[6]);
+            m.addGradient(loss, w, 1.0 / 3000, gm);
+            s.addGradient(loss, w, 1.0 / 3000, gs);
+            close(gm, gs);
+            DMatrixRMaj hm = vec(new double[6]);
+            DMatrixRMaj hs = vec(new double[6]);
+            double vm = m.addValueAndGradient(loss, w, 0.5, hm);
+            double vs = s.addValueAndGradient(loss, w, 0.5, hs);
+            assertEquals(vm, vs, 1e-12 * Math.abs(vm));
+            close(hm, hs);
+            DMatrixRMaj km = vec(new double[6]);
+            DMatrixRMaj ks = vec(new double[6]);
+            m.addHessianVector(loss, w, v, 2.0, km);
+            s.addHessianVector(loss, w, v, 2.0, ks);
+            close(km, ks);
+        }
+        assertTrue(s.passes() == 6);
+    }
+
+    @Test
+    void supNormCheckAndLossRecipes() {
+        new SparkPasses(spark).requireSupNorm(1.0);
+        String m = assertThrows(IllegalArgumentException.class, () -> new SparkPasses(spark).requireSupNorm(1e-6))
+                .getMessage();
+        assertTrue(m.contains("must be at most the declared sup-norm bound 1.0E-6"), m);
+        assertThrows(IllegalArgumentException.class, () -> LossCodec.of(Losses.huber(0.123)));
+    }
+}
