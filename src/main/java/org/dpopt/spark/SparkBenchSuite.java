@@ -1,0 +1,141 @@
+package org.dpopt.spark;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+import org.dpopt.accounting.RdpAccountant;
+import org.dpopt.bench.BenchSuite;
+import org.dpopt.bench.Plots;
+import org.dpopt.data.Dataset;
+import org.dpopt.geometry.ConvexSets;
+import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.loss.Losses;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.noise.Rngs;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.oracle.DatasetPasses;
+import org.dpopt.sampling.Samplers;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * {@code dpopt bench --suite spark}: the Spark engine in local mode against the in-memory engine on the
+ * same synthetic logistic rows (generated on the executors for Spark, and identically in the driver for
+ * memory). For expected batch sizes B: one DP-SGD epoch in memory (the sequential Poisson sampler, and
+ * the keyed one) and on Spark (keyed plan build + T steps), the per-step time, the plan-build time; and
+ * the full-gradient pass time. Sizes: n from the system property {@code dpopt.spark.rows} (default 10⁶),
+ * d = 100, master from {@code dpopt.spark.master} (default local[2]); {@code --quick}: n = 2·10⁴, d = 20.
+ */
+public final class SparkBenchSuite implements BenchSuite {
+
+    @Override
+    public String name() {
+        return "spark";
+    }
+
+    @Override
+    public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
+        long n = quick ? 20_000 : Long.getLong("dpopt.spark.rows", 1_000_000L);
+        int d = quick ? 20 : 100;
+        int[] batches = quick ? new int[] {100, 1000} : new int[] {1_000, 10_000, 100_000};
+        int reps = quick ? 2 : 5;
+        SparkEngine.quietTaskFailures();
+        SparkSession spark = SparkEngine.session(System.getProperty("dpopt.spark.master", "local[2]"));
+        int parts = Math.max(2, 2 * SparkEngine.context(spark).defaultParallelism());
+        progress.printf("spark bench: n=%d d=%d master=%s%n", n, d, spark.sparkContext().master());
+        progress.flush();
+        long t0 = System.nanoTime();
+        DistributedData dist = SparkSynthetic.distributed(spark, n, d, parts, 1);
+        double genSpark = (System.nanoTime() - t0) / 1e9;
+        Dataset mem = SparkSynthetic.inMemory(n, d, parts, 1);
+        Problem problem = Problem.of(mem, Losses.logistic());
+        ProblemShape shape = dist.shape(Losses.logistic(), ConvexSets.unconstrained(), 0);
+        StringBuilder csv = new StringBuilder("batch_size,steps,memory_epoch_s,memory_planned_epoch_s,spark_epoch_s,"
+                + "spark_plan_s,spark_steps_s,spark_per_step_ms,spark_over_memory\n");
+        double[] bx = new double[batches.length];
+        double[] yMem = new double[batches.length];
+        double[] yPlanned = new double[batches.length];
+        double[] ySpark = new double[batches.length];
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("n", n);
+        summary.put("d", d);
+        summary.put("master", spark.sparkContext().master());
+        summary.put("spark_generate_s", genSpark);
+        for (int k = 0; k < batches.length; k++) {
+            int b = batches[k];
+            NoisySgd seq = NoisySgd.builder().batchSize(b).epochs(1).noiseMultiplier(1.0)
+                    .accountant(new RdpAccountant()).build();
+            NoisySgd planned = seq.toBuilder().sampler(Samplers.byName("planned-poisson")).build();
+            RunPlan seqPlan = seq.plan(problem.shape(), PrivacyBudget.of(100, 1e-6));
+            RunPlan plan = planned.plan(shape, PrivacyBudget.of(100, 1e-6));
+            long steps = plan.parameters().asMap().get("steps") instanceof Number s ? s.longValue() : 0;
+            double tm = time(() -> seq.run(problem, seqPlan, Rngs.seeded(3)));
+            double tp = time(() -> planned.run(problem, plan, Rngs.seeded(3)));
+            SparkBatches source = new SparkBatches(dist, Losses.logistic(), null);
+            double ts = time(() -> planned.run(source, shape, dist.rows(), plan, Rngs.seeded(3)));
+            double plan_s = source.planSeconds();
+            double steps_s = ts - plan_s;
+            bx[k] = b;
+            yMem[k] = tm;
+            yPlanned[k] = tp;
+            ySpark[k] = ts;
+            csv.append(b).append(',').append(steps).append(',').append(tm).append(',').append(tp).append(',')
+                    .append(ts).append(',').append(plan_s).append(',').append(steps_s).append(',')
+                    .append(1000 * steps_s / steps).append(',').append(ts / tm).append('\n');
+            progress.printf("B=%d T=%d: memory %.2f s, memory keyed %.2f s, spark %.2f s (plan %.2f s, %.1f ms/step)%n",
+                    b, steps, tm, tp, ts, plan_s, 1000 * steps_s / steps);
+            progress.flush();
+            summary.put("epoch_ratio_spark_over_memory_B" + b, ts / tm);
+        }
+        Files.writeString(out.resolve("spark-epoch.csv"), csv.toString());
+        Plots.line(out.resolve("spark-epoch.png"), "One DP-SGD epoch, n=" + n + ", d=" + d + ", "
+                + spark.sparkContext().master(), "expected batch size B", "seconds", List.of(
+                        new Plots.Series("in memory (Poisson)", bx, yMem),
+                        new Plots.Series("in memory (keyed plan)", bx, yPlanned),
+                        new Plots.Series("Spark (keyed plan, incl. build)", bx, ySpark)), true, true);
+
+        GeneralizedLinearLoss loss = Losses.logistic();
+        DMatrixRMaj w = new DMatrixRMaj(d, 1);
+        Arrays.fill(w.data, 0.01);
+        SparkPasses passes = new SparkPasses(dist);
+        DatasetPasses local = new DatasetPasses(mem);
+        double[] pm = new double[reps];
+        double[] ps = new double[reps];
+        StringBuilder g = new StringBuilder("rep,memory_s,spark_s\n");
+        for (int r = 0; r < reps; r++) {
+            pm[r] = time(() -> local.addGradient(loss, w, 1.0 / n, new DMatrixRMaj(d, 1)));
+            ps[r] = time(() -> passes.addGradient(loss, w, 1.0 / n, new DMatrixRMaj(d, 1)));
+            g.append(r).append(',').append(pm[r]).append(',').append(ps[r]).append('\n');
+        }
+        Files.writeString(out.resolve("spark-full-gradient.csv"), g.toString());
+        double[] rx = new double[reps];
+        Arrays.setAll(rx, r -> r);
+        Plots.line(out.resolve("spark-full-gradient.png"), "Full-gradient pass, n=" + n + ", d=" + d, "repetition",
+                "seconds", List.of(new Plots.Series("in memory (1 thread)", rx, pm),
+                        new Plots.Series("Spark treeAggregate", rx, ps)), false, false);
+        summary.put("full_gradient_memory_median_s", median(pm));
+        summary.put("full_gradient_spark_median_s", median(ps));
+        summary.put("full_gradient_ratio", median(ps) / median(pm));
+        dist.unpersist();
+        return summary;
+    }
+
+    private static double time(Runnable r) {
+        long t0 = System.nanoTime();
+        r.run();
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    private static double median(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+    }
+}
