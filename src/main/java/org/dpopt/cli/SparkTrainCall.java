@@ -38,8 +38,8 @@ final class SparkTrainCall {
 
     /**
      * The flags as the Spark engine runs them: refuses algorithms without a distributed engine; for dp-sgd
-     * the Poisson samplers become their keyed forms (same law, same event; {@code --sampler planned-poisson}
-     * reproduces a seeded Spark run in memory).
+     * the Poisson and shuffle samplers become their keyed forms (same law, same event; e.g.
+     * {@code --sampler planned-poisson} reproduces a seeded Spark run in memory).
      */
     static TrainArgs sparkArgs(AlgorithmSpec alg, TrainArgs args) {
         if (!ALGORITHMS.contains(alg.name())) {
@@ -60,9 +60,17 @@ final class SparkTrainCall {
             case "planned-truncated-poisson":
                 planned = "planned-truncated-poisson";
                 break;
+            case "shuffle-persistent":
+            case "planned-shuffle-persistent":
+                planned = "planned-shuffle-persistent";
+                break;
+            case "shuffle-dynamic":
+            case "planned-shuffle-dynamic":
+                planned = "planned-shuffle-dynamic";
+                break;
             default:
-                throw Checks.fail("--sampler", "poisson or truncated-poisson with --engine spark (run as their keyed "
-                        + "planned- forms)", s);
+                throw Checks.fail("--sampler", "poisson, truncated-poisson, shuffle-persistent or shuffle-dynamic with "
+                        + "--engine spark (run as their keyed planned- forms)", s);
         }
         Map<Flag<?>, Object> v = new LinkedHashMap<>(args.values());
         v.put(Flag.SAMPLER, planned);

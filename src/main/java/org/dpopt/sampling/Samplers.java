@@ -54,6 +54,10 @@ public final class Samplers {
         RECIPES.put("planned-poisson", (n, b, e) -> PlannedPoissonSampler.of(PoissonSampler.epochs(b, e, n)));
         RECIPES.put("planned-truncated-poisson", new ZeroOutRecipe((n, b, e) -> PlannedPoissonSampler.of(
                 TruncatedPoissonSampler.epochs(b, e, n, DEFAULT_TRUNCATION_SIGMAS))));
+        RECIPES.put("planned-shuffle-persistent", new ZeroOutRecipe(
+                (n, b, e) -> new PlannedShuffleSampler(b, FixedPartition.integerEpochs(e), true)));
+        RECIPES.put("planned-shuffle-dynamic", new ZeroOutRecipe(
+                (n, b, e) -> new PlannedShuffleSampler(b, FixedPartition.integerEpochs(e), false)));
         RECIPES.put("deterministic", new ZeroOutRecipe(
                 (n, b, e) -> new DeterministicSampler(b, FixedPartition.integerEpochs(e))));
         RECIPES.put("shuffle-persistent", new ZeroOutRecipe(

@@ -9,6 +9,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 import org.dpopt.linalg.Checks;
 import org.dpopt.sampling.BatchPlan;
+import org.dpopt.sampling.ShufflePlan;
 import scala.Tuple2;
 
 /**
@@ -34,12 +35,12 @@ final class SparkBatchPlan {
         }
     }
 
-    private final BatchPlan plan;
+    private final long steps;
     private final StepPartitioner partitioner;
     private final JavaRDD<StepBatch> batches;
 
-    private SparkBatchPlan(BatchPlan plan, StepPartitioner partitioner, JavaRDD<StepBatch> batches) {
-        this.plan = plan;
+    private SparkBatchPlan(long steps, StepPartitioner partitioner, JavaRDD<StepBatch> batches) {
+        this.steps = steps;
         this.partitioner = partitioner;
         this.batches = batches;
     }
@@ -71,6 +72,66 @@ final class SparkBatchPlan {
             }
             return out.iterator();
         });
+        return store(pairs, part, (t, ids) -> plan.stream().keep(t, ids), plan.steps(), d, bound);
+    }
+
+    /** What stage 3 keeps of a step's members (increasing ids in, increasing ids out). */
+    @FunctionalInterface
+    interface Keep extends Serializable {
+        long[] keep(long step, long[] ids);
+    }
+
+    /**
+     * Builds and caches a keyed shuffle plan: every record gets its sort key per permutation, one global
+     * sort by (permutation, key, id) gives each record its rank r in each permutation, and the record joins
+     * step e·S + ⌊r/b⌋ of every epoch e that uses that permutation; then group by step as for Poisson plans.
+     * Needs the number of rows to be the plan's n (checked by the run core before this is called).
+     */
+    static SparkBatchPlan buildShuffle(DistributedData data, ShufflePlan plan, int partitions) {
+        Checks.notNull("plan", plan);
+        int p = (int) Math.max(1, Math.min(plan.steps(), partitions));
+        StepPartitioner part = new StepPartitioner(plan.steps(), p);
+        int d = data.dimension();
+        long n = plan.n();
+        JavaPairRDD<long[], Member> keyed = data.blocks().flatMapToPair(b -> {
+            ShufflePlan.Keys k = plan.keys();
+            List<Tuple2<long[], Member>> out = new ArrayList<>();
+            for (int a = 0; a < b.rows; a++) {
+                long id = b.firstId + a;
+                Member m = new Member(id, b.row(a), b.y[a]);
+                for (int q = 0; q < plan.permutations(); q++) {
+                    out.add(new Tuple2<>(new long[] {q, k.sortKey(q, id), id}, m));
+                }
+            }
+            return out.iterator();
+        });
+        JavaPairRDD<Long, Member> pairs = keyed.sortByKey(new KeyOrder(), true, p).zipWithIndex()
+                .flatMapToPair(t -> {
+                    long[] key = t._1()._1();
+                    int q = (int) key[0];
+                    long rank = t._2() - q * n;
+                    List<Tuple2<Long, Member>> out = new ArrayList<>();
+                    for (int e = plan.persistent() ? 0 : q; e < (plan.persistent() ? plan.epochs() : q + 1); e++) {
+                        out.add(new Tuple2<>(plan.step(e, rank), t._1()._2()));
+                    }
+                    return out.iterator();
+                });
+        return store(pairs, part, (t, ids) -> ids, plan.steps(), d, data.rowNormBound());
+    }
+
+    /** (permutation, unsigned key, id) order of the shuffle sort. */
+    static final class KeyOrder implements java.util.Comparator<long[]>, Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int compare(long[] a, long[] b) {
+            return a[0] != b[0] ? Long.compare(a[0], b[0]) : ShufflePlan.compare(a[1], a[2], b[1], b[2]);
+        }
+    }
+
+    /** Group by step into the partitioner's ranges, keep, pack, cache (one job). */
+    private static SparkBatchPlan store(JavaPairRDD<Long, Member> pairs, StepPartitioner part, Keep keep, long steps,
+            int d, double bound) {
         JavaPairRDD<Long, ArrayList<Member>> grouped = pairs.combineByKey(m -> {
             ArrayList<Member> l = new ArrayList<>();
             l.add(m);
@@ -82,15 +143,14 @@ final class SparkBatchPlan {
             l1.addAll(l2);
             return l1;
         }, part);
-        JavaRDD<StepBatch> batches = grouped.mapPartitions(it -> pack(it, plan, d, bound), true)
+        JavaRDD<StepBatch> batches = grouped.mapPartitions(it -> pack(it, keep, d, bound), true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
         SparkEngine.call(batches::count);
-        return new SparkBatchPlan(plan, part, batches);
+        return new SparkBatchPlan(steps, part, batches);
     }
 
-    private static Iterator<StepBatch> pack(Iterator<Tuple2<Long, ArrayList<Member>>> it, BatchPlan plan, int d,
+    private static Iterator<StepBatch> pack(Iterator<Tuple2<Long, ArrayList<Member>>> it, Keep keep, int d,
             double bound) {
-        BatchPlan.Stream s = plan.stream();
         List<StepBatch> out = new ArrayList<>();
         while (it.hasNext()) {
             Tuple2<Long, ArrayList<Member>> g = it.next();
@@ -100,7 +160,7 @@ final class SparkBatchPlan {
             for (int a = 0; a < ids.length; a++) {
                 ids[a] = ms.get(a).id;
             }
-            long[] kept = s.keep(g._1(), ids);
+            long[] kept = keep.keep(g._1(), ids);
             double[] x = new double[kept.length * d];
             double[] y = new double[kept.length];
             int a = 0;
@@ -116,8 +176,9 @@ final class SparkBatchPlan {
         return out.iterator();
     }
 
-    BatchPlan plan() {
-        return plan;
+    /** T. */
+    long steps() {
+        return steps;
     }
 
     JavaRDD<StepBatch> batches() {

@@ -1,7 +1,6 @@
 package org.dpopt.spark;
 
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +15,8 @@ import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.sampling.BatchPlan;
 import org.dpopt.sampling.BatchSampler;
 import org.dpopt.sampling.PlannedPoissonSampler;
+import org.dpopt.sampling.PlannedShuffleSampler;
+import org.dpopt.sampling.ShufflePlan;
 import org.ejml.data.DMatrixRMaj;
 import scala.Tuple2;
 
@@ -55,18 +56,31 @@ public final class SparkBatches implements BatchGradientSource {
 
     @Override
     public void open(BatchSampler sampler, int n, UniformRandomProvider rng) {
-        if (!(sampler instanceof PlannedPoissonSampler ps)) {
-            throw Checks.fail("sampler on Spark", "planned-poisson or planned-truncated-poisson (keyed per-record "
-                    + "batches)", sampler.name());
-        }
         long t0 = System.nanoTime();
-        BatchPlan bp = ps.plan(n, ps.drawKey(rng));
-        steps = bp.steps();
-        double members = bp.samplingProbability() * steps * (double) n;
-        int byVolume = (int) Math.min(Integer.MAX_VALUE, Math.ceil(members * (data.dimension() + 2) * 8 / (32.0 * (1 << 20))));
         int parallel = SparkEngine.context(data.session()).defaultParallelism();
-        plan = SparkBatchPlan.build(data, bp, Math.max(2 * parallel, byVolume));
+        if (sampler instanceof PlannedPoissonSampler ps) {
+            BatchPlan bp = ps.plan(n, ps.drawKey(rng));
+            plan = SparkBatchPlan.build(data, bp, partitions(bp.samplingProbability() * bp.steps() * (double) n,
+                    parallel));
+        } else if (sampler instanceof PlannedShuffleSampler ss) {
+            ShufflePlan sp = ss.plan(n, ss.drawKey(rng));
+            plan = SparkBatchPlan.buildShuffle(data, sp, partitions((double) sp.epochs() * n, parallel));
+        } else {
+            throw Checks.fail("sampler on Spark", "one of " + SAMPLERS + " (keyed per-record batches)",
+                    sampler.name());
+        }
+        steps = plan.steps();
         planSeconds = (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** The samplers this source runs. */
+    public static final List<String> SAMPLERS = List.of("planned-poisson", "planned-truncated-poisson",
+            "planned-shuffle-persistent", "planned-shuffle-dynamic");
+
+    /** P: at least two step ranges per core, and about 32 MiB of rows per range. */
+    private int partitions(double members, int parallel) {
+        double bytes = members * (data.dimension() + 2) * 8;
+        return (int) Math.max(2L * parallel, Math.min(Integer.MAX_VALUE, (long) Math.ceil(bytes / (32.0 * (1 << 20)))));
     }
 
     /** Seconds the last {@link #open} took to build and cache the plan (benchmarks). */

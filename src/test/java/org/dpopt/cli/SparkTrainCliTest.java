@@ -101,7 +101,7 @@ class SparkTrainCliTest {
         Path model = dir.resolve("m.txt");
         String[][] bad = {
             args(data, model, "spark", "--algorithm", "prox-sgd"),
-            args(data, model, "spark", "--algorithm", "dp-sgd", "--sampler", "shuffle-dynamic"),
+            args(data, model, "spark", "--algorithm", "dp-sgd", "--sampler", "deterministic"),
             args(data, model, "memory", "--algorithm", "dp-sgd", "--format", "parquet"),
             args(data, model, "memory", "--algorithm", "dp-sgd", "--master", "local[2]"),
             args(data, model, "cluster", "--algorithm", "dp-sgd"),

@@ -84,6 +84,32 @@ class SparkEngineAgreementTest {
     }
 
     @Test
+    void sameKeySameBatchesForKeyedShuffles() {
+        for (boolean persistent : new boolean[] {true, false}) {
+            org.dpopt.sampling.PlannedShuffleSampler s = new org.dpopt.sampling.PlannedShuffleSampler(500, 2, persistent);
+            int[][] want = s.plan(N, PlanKey.draw(Rngs.seeded(8))).materialize();
+            SparkBatches b = new SparkBatches(spark, Losses.logistic(), null);
+            b.open(s, N, Rngs.seeded(8));
+            Map<Long, long[]> got = b.members();
+            assertEquals(40, want.length);
+            boolean[] seen = new boolean[N];
+            for (int t = 0; t < 40; t++) {
+                assertArrayEquals(java.util.Arrays.stream(want[t]).asLongStream().toArray(), got.get((long) t),
+                        s.name() + " step " + t);
+                if (t < 20) {
+                    for (int i : want[t]) {
+                        assertTrue(!seen[i], "each record once per epoch");
+                        seen[i] = true;
+                    }
+                }
+            }
+            boolean sameEpochs = java.util.Arrays.deepEquals(java.util.Arrays.copyOfRange(want, 0, 20),
+                    java.util.Arrays.copyOfRange(want, 20, 40));
+            assertEquals(persistent, sameEpochs, "persistent: the same batches every epoch; dynamic: new ones");
+        }
+    }
+
+    @Test
     void eachStepReadsOnlyItsOwnBatch() {
         PlannedPoissonSampler s = new PlannedPoissonSampler(100, 100, 130);
         SparkBatches b = new SparkBatches(spark, Losses.logistic(), null);
@@ -103,7 +129,7 @@ class SparkEngineAgreementTest {
 
     @Test
     void dpSgdSameGeneratorSameModelAndReport() {
-        for (String sampler : new String[] {"planned-poisson", "planned-truncated-poisson"}) {
+        for (String sampler : new String[] {"planned-poisson", "planned-truncated-poisson", "planned-shuffle-dynamic"}) {
             NoisySgd opt = NoisySgd.builder().sampler(Samplers.byName(sampler)).batchSize(200).epochs(2)
                     .learningRate(0.5).build();
             Problem problem = Problem.of(memory, Losses.logistic());

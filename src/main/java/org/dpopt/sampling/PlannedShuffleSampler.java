@@ -1,0 +1,101 @@
+package org.dpopt.sampling;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.linalg.Checks;
+
+/**
+ * Persistent or dynamic shuffling whose permutations come from keyed sort keys ({@link ShufflePlan})
+ * instead of a sequential Fisher–Yates shuffle: the form the distributed engine runs (a sort by random
+ * keys), offered in memory too, so that the same key gives the same batches. Same law (a uniformly
+ * random permutation per epoch, or one for all epochs) and therefore exactly the events and relation of
+ * {@link PersistentShuffleSampler} / {@link DynamicShuffleSampler}. Requires b | n and n the exact number
+ * of rows. A run draws the key as the first two words of its generator.
+ *
+ * @param batchSize b
+ * @param epochs E
+ * @param persistent one permutation for all epochs
+ */
+public record PlannedShuffleSampler(int batchSize, int epochs, boolean persistent) implements BatchSampler {
+
+    /** Validates. */
+    public PlannedShuffleSampler {
+        Checks.atLeastOne("batchSize", batchSize);
+        Checks.atLeastOne("epochs", epochs);
+    }
+
+    /** The sequential sampler with the same law and event. */
+    public BatchSampler direct() {
+        return persistent ? new PersistentShuffleSampler(batchSize, epochs) : new DynamicShuffleSampler(batchSize, epochs);
+    }
+
+    @Override
+    public String name() {
+        return persistent ? "planned-shuffle-persistent" : "planned-shuffle-dynamic";
+    }
+
+    @Override
+    public long steps(int n) {
+        return direct().steps(n);
+    }
+
+    @Override
+    public double normalizer(int n) {
+        return direct().normalizer(n);
+    }
+
+    @Override
+    public int maxBatchSlots(int n) {
+        return direct().maxBatchSlots(n);
+    }
+
+    @Override
+    public DpEvent stepEvent(int n, double noiseMultiplier) {
+        return direct().stepEvent(n, noiseMultiplier);
+    }
+
+    @Override
+    public DpEvent privacyEvent(int n, double noiseMultiplier) {
+        return direct().privacyEvent(n, noiseMultiplier);
+    }
+
+    @Override
+    public NeighboringRelation relation() {
+        return direct().relation();
+    }
+
+    /** The plan key a run with generator rng uses: its first two words. */
+    public PlanKey drawKey(UniformRandomProvider rng) {
+        return PlanKey.draw(rng);
+    }
+
+    /** The plan for n records under a key. */
+    public ShufflePlan plan(int n, PlanKey key) {
+        return new ShufflePlan(n, batchSize, epochs, persistent, key);
+    }
+
+    /** Draws the key, materializes the plan, then yields each step's b members (increasing), weight 1. */
+    @Override
+    public BatchIterator iterator(int n, UniformRandomProvider rng) {
+        Checks.notNull("rng", rng);
+        int[][] batches = plan(n, drawKey(rng)).materialize();
+        return new BatchIterator() {
+            private int t;
+
+            @Override
+            public int next(int[] idx, double[] w) {
+                if (t >= batches.length) {
+                    throw new IllegalStateException("all " + batches.length + " planned steps were used");
+                }
+                int[] b = batches[t];
+                batches[t++] = null;
+                for (int a = 0; a < b.length; a++) {
+                    idx[a] = b[a];
+                    w[a] = 1;
+                }
+                return b.length;
+            }
+        };
+    }
+}
