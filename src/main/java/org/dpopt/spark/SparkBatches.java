@@ -34,7 +34,7 @@ import scala.Tuple2;
 public final class SparkBatches implements BatchGradientSource {
 
     /** What one step read (for tests and benchmarks; non-private). */
-    public record StepStats(long step, int partitions, int batchesVisited, long rowsRead) {
+    public record StepStats(long step, int partitions, int batchesVisited, long rowsRead, double taskSeconds) {
     }
 
     private final DistributedData data;
@@ -44,6 +44,7 @@ public final class SparkBatches implements BatchGradientSource {
     private long steps;
     private StepStats last;
     private double planSeconds;
+    private double taskSeconds;
 
     /**
      * @param progress called with the number of steps done after each step (e.g. a stderr line); may be null
@@ -88,6 +89,11 @@ public final class SparkBatches implements BatchGradientSource {
         return planSeconds;
     }
 
+    /** Seconds spent inside the step tasks so far (the rest of a step's time is scheduling and transfer). */
+    public double taskSeconds() {
+        return taskSeconds;
+    }
+
     /** What the last step read. */
     public StepStats lastStep() {
         return last;
@@ -100,12 +106,14 @@ public final class SparkBatches implements BatchGradientSource {
         final int rows;
         final int clipped;
         final int visited;
+        final long nanos;
 
-        Partial(double[] sum, int rows, int clipped, int visited) {
+        Partial(double[] sum, int rows, int clipped, int visited, long nanos) {
             this.sum = sum;
             this.rows = rows;
             this.clipped = clipped;
             this.visited = visited;
+            this.nanos = nanos;
         }
     }
 
@@ -122,6 +130,7 @@ public final class SparkBatches implements BatchGradientSource {
         LossCodec codec = loss;
         int p = plan.partitionOf(step);
         JavaRDD<Partial> job = plan.batches().mapPartitions(it -> {
+            long t0 = System.nanoTime();
             int visited = 0;
             while (it.hasNext()) {
                 StepBatch b = it.next();
@@ -136,17 +145,18 @@ public final class SparkBatches implements BatchGradientSource {
                     DMatrixRMaj sum = new DMatrixRMaj(d, 1);
                     int clipped = new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY).addClippedBatch(
                             DMatrixRMaj.wrap(d, 1, ws), ds, idx, 0, k, null, clip, sum, new DMatrixRMaj(d, 1));
-                    return List.of(new Partial(sum.data, k, clipped, visited)).iterator();
+                    return List.of(new Partial(sum.data, k, clipped, visited, System.nanoTime() - t0)).iterator();
                 }
             }
-            return List.of(new Partial(new double[d], 0, 0, visited)).iterator();
+            return List.of(new Partial(new double[d], 0, 0, visited, System.nanoTime() - t0)).iterator();
         }, true);
         List<Partial>[] res = SparkEngine.call(() -> job.collectPartitions(new int[] {p}));
         Partial r = res[0].get(0);
         for (int j = 0; j < d; j++) {
             out.data[j] += r.sum[j];
         }
-        last = new StepStats(step, res.length, r.visited, r.rows);
+        last = new StepStats(step, res.length, r.visited, r.rows, r.nanos / 1e9);
+        taskSeconds += r.nanos / 1e9;
         if (progress != null) {
             progress.accept(step + 1);
         }
