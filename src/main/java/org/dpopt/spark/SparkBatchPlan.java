@@ -3,13 +3,18 @@ package org.dpopt.spark;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
+import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
+import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.sampling.BatchPlan;
 import org.dpopt.sampling.ShufflePlan;
+import org.ejml.data.DMatrixRMaj;
 import scala.Tuple2;
 
 /**
@@ -19,7 +24,7 @@ import scala.Tuple2;
  * one {@link StepBatch}; cached. Nothing is collected to the driver. A step then reads one partition and
  * decodes only its own batch: O(B) rows per step, never a scan of the data.
  */
-final class SparkBatchPlan {
+final class SparkBatchPlan implements StoredPlan {
 
     /** A (step, row) pair of stage 1. */
     static final class Member implements Serializable {
@@ -176,22 +181,56 @@ final class SparkBatchPlan {
         return out.iterator();
     }
 
-    /** T. */
-    long steps() {
+    @Override
+    public long steps() {
         return steps;
     }
 
-    JavaRDD<StepBatch> batches() {
-        return batches;
+    /** One task, on the one partition holding step t's batch; it decodes only that batch. */
+    @Override
+    public List<StepSum> sum(long step, double[] ws, double clip, LossCodec codec, int d) {
+        int p = partitioner.partitionOf(step);
+        JavaRDD<StepSum> job = batches.mapPartitions(it -> {
+            long t0 = System.nanoTime();
+            int visited = 0;
+            while (it.hasNext()) {
+                StepBatch b = it.next();
+                visited++;
+                if (b.step == step) {
+                    Dataset ds = b.dataset();
+                    int k = ds.size();
+                    int[] idx = new int[k];
+                    for (int a = 0; a < k; a++) {
+                        idx[a] = a;
+                    }
+                    DMatrixRMaj sum = new DMatrixRMaj(d, 1);
+                    int clipped = new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY).addClippedBatch(
+                            DMatrixRMaj.wrap(d, 1, ws), ds, idx, 0, k, null, clip, sum, new DMatrixRMaj(d, 1));
+                    return List.of(new StepSum(sum.data, k, clipped, visited, System.nanoTime() - t0)).iterator();
+                }
+            }
+            return List.of(new StepSum(new double[d], 0, 0, visited, System.nanoTime() - t0)).iterator();
+        }, true);
+        List<StepSum>[] res = SparkEngine.call(() -> job.collectPartitions(new int[] {p}));
+        return res[0];
     }
 
-    /** The partition holding step t's batch. */
-    int partitionOf(long step) {
-        return partitioner.partitionOf(step);
+    @Override
+    public Map<Long, long[]> members() {
+        Map<Long, long[]> out = new HashMap<>();
+        for (Tuple2<Long, long[]> t : batches.map(b -> new Tuple2<>(b.step, b.ids)).collect()) {
+            out.put(t._1(), t._2());
+        }
+        return out;
     }
 
-    /** Releases the cached batches. */
-    void unpersist() {
+    @Override
+    public int partitions() {
+        return batches.getNumPartitions();
+    }
+
+    @Override
+    public void unpersist() {
         batches.unpersist(false);
     }
 }

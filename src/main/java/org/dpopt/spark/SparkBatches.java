@@ -22,16 +22,28 @@ import scala.Tuple2;
 
 /**
  * The distributed {@link BatchGradientSource} of DP-SGD. {@link #open} draws the plan key from the run's
- * generator (first two words, as the in-memory {@link PlannedPoissonSampler} does) and builds the
- * {@link SparkBatchPlan} on the executors; step t then runs one task on the one partition holding t's
- * batch: it finds the batch, runs the shared clip-and-sum kernel ({@link ExactGradientOracle}, the same
- * code, rows and order as in memory) and returns the d-vector sum to the driver, where the run core adds
- * the noise. w travels with the task (d doubles).
+ * generator (first two words, as the in-memory keyed samplers do) and builds the plan on the executors
+ * ({@link Layout}); step t then runs the shared clip-and-sum kernel ({@link ExactGradientOracle}, the same
+ * code on the same rows as in memory) over t's kept members only and returns the d-vector sum to the
+ * driver, where the run core adds the noise. w travels with the step's tasks (d doubles per task).
  *
- * <p>Only keyed samplers can run here ({@code planned-poisson}, {@code planned-truncated-poisson}); the
- * plan key never leaves the driver except inside the tasks that evaluate the plan.
+ * <p>Only keyed samplers run here ({@link #SAMPLERS}); the plan key never leaves the driver except inside
+ * the tasks that evaluate the plan.
  */
 public final class SparkBatches implements BatchGradientSource {
+
+    /**
+     * Where a Poisson plan is stored: next to the rows with a step index ({@link #IN_PLACE}, the default:
+     * no row moves, every core works on every step) or moved into partitions by step range
+     * ({@link #BY_STEP}: one shuffle of the rows, then one task per step on one partition). Shuffle plans
+     * are always stored by step (their ranks come from a global sort).
+     */
+    public enum Layout {
+        /** Step index per block of rows; a step runs one task per block on its members only. */
+        IN_PLACE,
+        /** Rows shuffled into step ranges; a step runs one task on the partition holding its batch. */
+        BY_STEP
+    }
 
     /** What one step read (for tests and benchmarks; non-private). */
     public record StepStats(long step, int partitions, int batchesVisited, long rowsRead, double taskSeconds) {
@@ -40,7 +52,8 @@ public final class SparkBatches implements BatchGradientSource {
     private final DistributedData data;
     private final LossCodec loss;
     private final LongConsumer progress;
-    private SparkBatchPlan plan;
+    private final Layout layout;
+    private StoredPlan plan;
     private long steps;
     private StepStats last;
     private double planSeconds;
@@ -50,9 +63,15 @@ public final class SparkBatches implements BatchGradientSource {
      * @param progress called with the number of steps done after each step (e.g. a stderr line); may be null
      */
     public SparkBatches(DistributedData data, Loss loss, LongConsumer progress) {
+        this(data, loss, progress, Layout.IN_PLACE);
+    }
+
+    /** As above, with a layout for Poisson plans. */
+    public SparkBatches(DistributedData data, Loss loss, LongConsumer progress, Layout layout) {
         this.data = Checks.notNull("data", data);
         this.loss = LossCodec.of(loss);
         this.progress = progress;
+        this.layout = Checks.notNull("layout", layout);
     }
 
     @Override
@@ -61,8 +80,9 @@ public final class SparkBatches implements BatchGradientSource {
         int parallel = SparkEngine.context(data.session()).defaultParallelism();
         if (sampler instanceof PlannedPoissonSampler ps) {
             BatchPlan bp = ps.plan(n, ps.drawKey(rng));
-            plan = SparkBatchPlan.build(data, bp, partitions(bp.samplingProbability() * bp.steps() * (double) n,
-                    parallel));
+            plan = layout == Layout.IN_PLACE ? InPlacePlan.build(data, bp)
+                    : SparkBatchPlan.build(data, bp, partitions(bp.samplingProbability() * bp.steps() * (double) n,
+                            parallel));
         } else if (sampler instanceof PlannedShuffleSampler ss) {
             ShufflePlan sp = ss.plan(n, ss.drawKey(rng));
             plan = SparkBatchPlan.buildShuffle(data, sp, partitions((double) sp.epochs() * n, parallel));
@@ -99,24 +119,6 @@ public final class SparkBatches implements BatchGradientSource {
         return last;
     }
 
-    /** One step's result on its executor. */
-    private static final class Partial implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final double[] sum;
-        final int rows;
-        final int clipped;
-        final int visited;
-        final long nanos;
-
-        Partial(double[] sum, int rows, int clipped, int visited, long nanos) {
-            this.sum = sum;
-            this.rows = rows;
-            this.clipped = clipped;
-            this.visited = visited;
-            this.nanos = nanos;
-        }
-    }
-
     @Override
     public BatchSum addBatch(long step, DMatrixRMaj w, double clip, DMatrixRMaj out) {
         if (plan == null) {
@@ -126,44 +128,29 @@ public final class SparkBatches implements BatchGradientSource {
             throw Checks.fail("step", "in [0, " + steps + ")", step);
         }
         int d = data.dimension();
-        double[] ws = w.data.clone();
-        LossCodec codec = loss;
-        int p = plan.partitionOf(step);
-        JavaRDD<Partial> job = plan.batches().mapPartitions(it -> {
-            long t0 = System.nanoTime();
-            int visited = 0;
-            while (it.hasNext()) {
-                StepBatch b = it.next();
-                visited++;
-                if (b.step == step) {
-                    Dataset ds = b.dataset();
-                    int k = ds.size();
-                    int[] idx = new int[k];
-                    for (int a = 0; a < k; a++) {
-                        idx[a] = a;
-                    }
-                    DMatrixRMaj sum = new DMatrixRMaj(d, 1);
-                    int clipped = new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY).addClippedBatch(
-                            DMatrixRMaj.wrap(d, 1, ws), ds, idx, 0, k, null, clip, sum, new DMatrixRMaj(d, 1));
-                    return List.of(new Partial(sum.data, k, clipped, visited, System.nanoTime() - t0)).iterator();
-                }
+        List<StepSum> parts = plan.sum(step, w.data.clone(), clip, loss, d);
+        int rows = 0;
+        int clipped = 0;
+        int visited = 0;
+        long nanos = 0;
+        for (StepSum r : parts) { // in partition order
+            for (int j = 0; j < d; j++) {
+                out.data[j] += r.sum[j];
             }
-            return List.of(new Partial(new double[d], 0, 0, visited, System.nanoTime() - t0)).iterator();
-        }, true);
-        List<Partial>[] res = SparkEngine.call(() -> job.collectPartitions(new int[] {p}));
-        Partial r = res[0].get(0);
-        for (int j = 0; j < d; j++) {
-            out.data[j] += r.sum[j];
+            rows += r.rows;
+            clipped += r.clipped;
+            visited += r.visited;
+            nanos = Math.max(nanos, r.nanos);
         }
-        last = new StepStats(step, res.length, r.visited, r.rows, r.nanos / 1e9);
-        taskSeconds += r.nanos / 1e9;
+        last = new StepStats(step, parts.size(), visited, rows, nanos / 1e9);
+        taskSeconds += nanos / 1e9;
         if (progress != null) {
             progress.accept(step + 1);
         }
         if (step == steps - 1) {
             plan.unpersist();
         }
-        return new BatchSum(r.rows, r.clipped);
+        return new BatchSum(rows, clipped);
     }
 
     @Override
@@ -188,16 +175,12 @@ public final class SparkBatches implements BatchGradientSource {
      * member are absent.
      */
     public Map<Long, long[]> members() {
-        Map<Long, long[]> out = new HashMap<>();
-        for (Tuple2<Long, long[]> t : plan.batches().map(b -> new Tuple2<>(b.step, b.ids)).collect()) {
-            out.put(t._1(), t._2());
-        }
-        return out;
+        return plan.members();
     }
 
     /** The number of partitions of the stored plan. */
     public int planPartitions() {
-        return plan.batches().getNumPartitions();
+        return plan.partitions();
     }
 
     /** The plan's batch sizes are not released: this keeps them out of string forms. */

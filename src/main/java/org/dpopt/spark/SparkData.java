@@ -100,7 +100,10 @@ public final class SparkData {
         }
         JavaRDD<RowParser.Line> all = perFile.size() == 1 ? perFile.get(0) : jsc.union(perFile.toArray(JavaRDD[]::new));
         int dd = d;
-        JavaRDD<RowBlock> blocks = all.zipWithIndex().mapPartitions(it -> pack(it, dd, rowNormBound), true)
+        JavaRDD<RowBlock> packed = all.zipWithIndex().mapPartitions(it -> pack(it, dd, rowNormBound), true);
+        // one task per core per pass: partitions of blocks (a block stays one input split)
+        int cores = jsc.defaultParallelism();
+        JavaRDD<RowBlock> blocks = (packed.getNumPartitions() > cores ? packed.coalesce(cores) : packed)
                 .persist(StorageLevel.MEMORY_AND_DISK());
         long rows = SparkEngine.call(() -> blocks.map(b -> (long) b.rows).fold(0L, Long::sum));
         if (rows == 0) {

@@ -67,18 +67,21 @@ class SparkEngineAgreementTest {
         for (PlannedPoissonSampler s : new PlannedPoissonSampler[] {new PlannedPoissonSampler(100, 100, 0),
                 new PlannedPoissonSampler(100, 100, 100)}) {
             int[][] want = s.plan(N, PlanKey.draw(Rngs.seeded(7))).materialize();
-            SparkBatches b = new SparkBatches(spark, Losses.logistic(), null);
-            b.open(s, N, Rngs.seeded(7));
-            Map<Long, long[]> got = b.members();
-            int truncatedSteps = 0;
-            for (int t = 0; t < 100; t++) {
-                long[] g = got.getOrDefault((long) t, new long[0]);
-                assertArrayEquals(java.util.Arrays.stream(want[t]).asLongStream().toArray(), g, s.name() + " step " + t);
-                truncatedSteps += g.length == 100 ? 1 : 0;
-            }
-            if (s.truncated()) {
-                // Bin(10⁴, 0.01) > 100 has probability 0.47: at least one of 100 steps is cut (false failure 1e-27)
-                assertTrue(truncatedSteps > 0, "some steps truncated");
+            for (SparkBatches.Layout layout : SparkBatches.Layout.values()) {
+                SparkBatches b = new SparkBatches(spark, Losses.logistic(), null, layout);
+                b.open(s, N, Rngs.seeded(7));
+                Map<Long, long[]> got = b.members();
+                int truncatedSteps = 0;
+                for (int t = 0; t < 100; t++) {
+                    long[] g = got.getOrDefault((long) t, new long[0]);
+                    assertArrayEquals(java.util.Arrays.stream(want[t]).asLongStream().toArray(), g,
+                            s.name() + " " + layout + " step " + t);
+                    truncatedSteps += g.length == 100 ? 1 : 0;
+                }
+                if (s.truncated()) {
+                    // Bin(10⁴, 0.01) > 100 has probability 0.47: some of 100 steps are cut (false failure 1e-27)
+                    assertTrue(truncatedSteps > 0, "some steps truncated");
+                }
             }
         }
     }
@@ -112,18 +115,24 @@ class SparkEngineAgreementTest {
     @Test
     void eachStepReadsOnlyItsOwnBatch() {
         PlannedPoissonSampler s = new PlannedPoissonSampler(100, 100, 130);
-        SparkBatches b = new SparkBatches(spark, Losses.logistic(), null);
-        b.open(s, N, Rngs.seeded(3));
-        Map<Long, long[]> members = b.members();
-        assertTrue(b.planPartitions() >= 2, "the plan is spread over partitions: " + b.planPartitions());
-        DMatrixRMaj w = new DMatrixRMaj(D, 1);
-        for (long t = 0; t < 100; t += 9) {
-            b.addBatch(t, w, 1.0, new DMatrixRMaj(D, 1));
-            SparkBatches.StepStats st = b.lastStep();
-            assertEquals(1, st.partitions(), "one partition per step");
-            assertEquals(members.getOrDefault(t, new long[0]).length, st.rowsRead(), "rows read at step " + t);
-            assertTrue(st.rowsRead() <= 130, "at most B rows");
-            assertTrue(st.batchesVisited() <= 100 / b.planPartitions() + 1, "batches visited " + st.batchesVisited());
+        for (SparkBatches.Layout layout : SparkBatches.Layout.values()) {
+            SparkBatches b = new SparkBatches(spark, Losses.logistic(), null, layout);
+            b.open(s, N, Rngs.seeded(3));
+            Map<Long, long[]> members = b.members();
+            assertTrue(b.planPartitions() >= 2, "the plan is spread over partitions: " + b.planPartitions());
+            DMatrixRMaj w = new DMatrixRMaj(D, 1);
+            for (long t = 0; t < 100; t += 9) {
+                b.addBatch(t, w, 1.0, new DMatrixRMaj(D, 1));
+                SparkBatches.StepStats st = b.lastStep();
+                assertEquals(members.getOrDefault(t, new long[0]).length, st.rowsRead(), layout + " rows read at " + t);
+                assertTrue(st.rowsRead() <= 130, "at most B rows");
+                if (layout == SparkBatches.Layout.BY_STEP) {
+                    assertEquals(1, st.partitions(), "one partition per step");
+                    assertTrue(st.batchesVisited() <= 100 / b.planPartitions() + 1, "batches " + st.batchesVisited());
+                } else {
+                    assertEquals(b.planPartitions(), st.partitions(), "one task per block, each on its own members");
+                }
+            }
         }
     }
 
@@ -142,6 +151,9 @@ class SparkEngineAgreementTest {
             assertEquals(mem.privacy(), dist.privacy());
             assertEquals(plan.statement(), dist.ledger(), "ledger == statement");
             assertEquals(mem.ledger(), dist.ledger());
+            OptimizationResult byStep = opt.run(new SparkBatches(spark, Losses.logistic(), null,
+                    SparkBatches.Layout.BY_STEP), shape, spark.rows(), plan, Rngs.seeded(11));
+            assertArrayEquals(mem.solution().data, byStep.solution().data, "by-step layout: bit for bit");
             OptimizationResult other = opt.run(new SparkBatches(spark, Losses.logistic(), null), shape, spark.rows(),
                     plan, Rngs.seeded(12));
             assertNotEquals(dist.solution().get(0), other.solution().get(0), "another seed, another model");
