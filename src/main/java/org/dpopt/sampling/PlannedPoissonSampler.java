@@ -117,28 +117,6 @@ public record PlannedPoissonSampler(double expectedBatchSize, long steps, int ma
     @Override
     public BatchIterator iterator(int n, UniformRandomProvider rng) {
         Checks.notNull("rng", rng);
-        int[][] batches = plan(n, drawKey(rng)).materialize();
-        int slots = truncated() ? maxBatchSize : 0;
-        return new BatchIterator() {
-            private int t;
-
-            @Override
-            public int next(int[] idx, double[] w) {
-                if (t >= batches.length) {
-                    throw new IllegalStateException("all " + batches.length + " planned steps were used");
-                }
-                int[] b = batches[t];
-                batches[t++] = null;
-                for (int a = 0; a < b.length; a++) {
-                    idx[a] = b[a];
-                    w[a] = 1;
-                }
-                for (int a = b.length; a < slots; a++) {
-                    idx[a] = 0;
-                    w[a] = 0;
-                }
-                return Math.max(b.length, slots);
-            }
-        };
+        return new MaterializedBatches(plan(n, drawKey(rng)).materialize(), truncated() ? maxBatchSize : 0);
     }
 }

@@ -79,23 +79,6 @@ public record PlannedShuffleSampler(int batchSize, int epochs, boolean persisten
     @Override
     public BatchIterator iterator(int n, UniformRandomProvider rng) {
         Checks.notNull("rng", rng);
-        int[][] batches = plan(n, drawKey(rng)).materialize();
-        return new BatchIterator() {
-            private int t;
-
-            @Override
-            public int next(int[] idx, double[] w) {
-                if (t >= batches.length) {
-                    throw new IllegalStateException("all " + batches.length + " planned steps were used");
-                }
-                int[] b = batches[t];
-                batches[t++] = null;
-                for (int a = 0; a < b.length; a++) {
-                    idx[a] = b[a];
-                    w[a] = 1;
-                }
-                return b.length;
-            }
-        };
+        return new MaterializedBatches(plan(n, drawKey(rng)).materialize(), 0);
     }
 }

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.Map;
 import org.dpopt.data.Dataset;
-import org.dpopt.data.DatasetIO;
-import org.dpopt.data.Synthetic;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.geometry.Polytopes;
@@ -46,11 +44,9 @@ class SparkEngineAgreementTest {
 
     @BeforeAll
     static void read() throws Exception {
-        Dataset raw = Synthetic.logistic(N, Synthetic.plantedVector(D, 3, Rngs.seeded(1)), Rngs.seeded(2)).data();
-        Path csv = SparkTests.writeCsv(dir, "train.csv", raw);
-        memory = DatasetIO.readCsv(csv, 1.0, DatasetIO.RowNormPolicy.PROJECT).dataset();
-        spark = SparkData.read(SparkTests.spark(), csv.toString(), SparkData.Format.CSV, null, 1.0,
-                DatasetIO.RowNormPolicy.PROJECT);
+        SparkTests.Both both = SparkTests.logistic(dir, N, D, 1);
+        memory = both.memory();
+        spark = both.spark();
     }
 
     @Test

@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.dpopt.data.Dataset;
-import org.dpopt.data.DatasetIO;
-import org.dpopt.data.Synthetic;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
-import org.dpopt.noise.Rngs;
 import org.dpopt.oracle.DatasetPasses;
 import org.dpopt.oracle.GllBisectionProx;
 import org.ejml.data.DMatrixRMaj;
@@ -31,11 +28,9 @@ class SparkPassesTest {
 
     @BeforeAll
     static void read() throws Exception {
-        Dataset raw = Synthetic.logistic(3000, Synthetic.plantedVector(6, 2, Rngs.seeded(4)), Rngs.seeded(5)).data();
-        Path csv = SparkTests.writeCsv(dir, "p.csv", raw);
-        memory = DatasetIO.readCsv(csv, 1.0, DatasetIO.RowNormPolicy.PROJECT).dataset();
-        spark = SparkData.read(SparkTests.spark(), csv.toString(), SparkData.Format.CSV, null, 1.0,
-                DatasetIO.RowNormPolicy.PROJECT);
+        SparkTests.Both both = SparkTests.logistic(dir, 3000, 6, 4);
+        memory = both.memory();
+        spark = both.spark();
     }
 
     private static DMatrixRMaj vec(double... v) {

@@ -5,6 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 import org.dpopt.data.Dataset;
+import org.dpopt.data.DatasetIO;
+import org.dpopt.data.Synthetic;
+import org.dpopt.noise.Rngs;
 
 /**
  * The one local Spark session all Spark test classes share (local[2], started on first use, stopped when
@@ -22,6 +25,20 @@ final class SparkTests {
             session = SparkEngine.session("local[2]");
         }
         return session;
+    }
+
+    /** The same synthetic logistic rows read by both engines from one CSV file. */
+    record Both(Dataset memory, DistributedData spark) {
+    }
+
+    /** n planted-logistic rows of dimension d (seeds s, s+1) written to dir and read by both readers. */
+    static Both logistic(Path dir, int n, int d, long s) throws IOException {
+        Dataset raw = Synthetic.logistic(n, Synthetic.plantedVector(d, 3, Rngs.seeded(s)), Rngs.seeded(s + 1)).data();
+        Path csv = writeCsv(dir, "rows.csv", raw);
+        Dataset memory = DatasetIO.readCsv(csv, 1.0, DatasetIO.RowNormPolicy.PROJECT).dataset();
+        DistributedData spark = SparkData.read(spark(), csv.toString(), SparkData.Format.CSV, null, 1.0,
+                DatasetIO.RowNormPolicy.PROJECT);
+        return new Both(memory, spark);
     }
 
     /** Writes a dataset as CSV with a header (label last), full precision. */
