@@ -11,6 +11,7 @@ import org.ejml.data.DMatrixRMaj;
  *   value:           s · Σ_i φ(⟨w, x_i⟩, y_i)
  *   gradient:        s · Σ_i φ′(⟨w, x_i⟩, y_i) · x_i
  *   Hessian·vector:  s · Σ_i φ″(⟨w, x_i⟩, y_i) · ⟨x_i, v⟩ · x_i
+ *   Hessian:         s · Σ_i φ″(⟨w, x_i⟩, y_i) · x_i x_iᵀ          (d×d; for Newton solvers at moderate d)
  * </pre>
  * with a caller's scale s (e.g. 1/n). Sums are data-dependent and <em>not</em> private: callers release
  * them only through the run core's noisy mechanisms. A distributed implementation may add partial
@@ -29,6 +30,12 @@ public interface DataPasses {
 
     /** out ← out + s·Σ φ″(⟨w, x_i⟩, y_i)·⟨x_i, v⟩·x_i. Modified: out. */
     void addHessianVector(GeneralizedLinearLoss loss, DMatrixRMaj w, DMatrixRMaj v, double scale, DMatrixRMaj out);
+
+    /**
+     * out ← out + s·Σ φ″(⟨w, x_i⟩, y_i)·x_i x_iᵀ for a d×d out (the upper triangle accumulated, then
+     * mirrored). Modified: out.
+     */
+    void addHessian(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out);
 
     /**
      * Refuses the data if some |x_ij| exceeds a declared ℓ∞ bound (a public promise about the data that a

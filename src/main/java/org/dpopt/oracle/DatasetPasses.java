@@ -54,6 +54,39 @@ public record DatasetPasses(Dataset data) implements DataPasses {
     }
 
     @Override
+    public void addHessian(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
+        int d = data.dimension();
+        if (out.numRows != d || out.numCols != d) {
+            throw Checks.fail("out", "a " + d + "x" + d + " matrix", out.numRows + "x" + out.numCols);
+        }
+        double[] h = out.data;
+        double[] upper = new double[d * d];
+        for (int i = 0; i < data.size(); i++) {
+            double c = loss.secondDerivative(data.dot(i, w), data.label(i)) * scale;
+            if (c == 0) {
+                continue;
+            }
+            for (int a = 0; a < d; a++) {
+                double ca = c * data.feature(i, a);
+                if (ca == 0) {
+                    continue;
+                }
+                for (int b = a; b < d; b++) {
+                    upper[a * d + b] += ca * data.feature(i, b);
+                }
+            }
+        }
+        for (int a = 0; a < d; a++) {
+            for (int b = a; b < d; b++) {
+                h[a * d + b] += upper[a * d + b];
+                if (b != a) {
+                    h[b * d + a] += upper[a * d + b];
+                }
+            }
+        }
+    }
+
+    @Override
     public void requireSupNorm(double bound) {
         requireSupNorm(data, bound, 0);
     }

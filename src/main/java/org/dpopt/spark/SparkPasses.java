@@ -103,6 +103,19 @@ public final class SparkPasses implements DataPasses {
     }
 
     @Override
+    public void addHessian(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
+        int d = data.dimension();
+        if (out.numRows != d || out.numCols != d) {
+            throw Checks.fail("out", "a " + d + "x" + d + " matrix", out.numRows + "x" + out.numCols);
+        }
+        double[] h = aggregate(loss, w, null, d * d,
+                (blk, l, wm, vm, acc) -> blk.addHessian(l, wm, scale, DMatrixRMaj.wrap(d, d, acc)));
+        for (int k = 0; k < d * d; k++) {
+            out.data[k] += h[k];
+        }
+    }
+
+    @Override
     public void requireSupNorm(double bound) {
         SparkEngine.call(() -> data.blocks().map(b -> {
             DatasetPasses.requireSupNorm(b.dataset(), bound, b.firstId);

@@ -160,6 +160,11 @@ public final class SparkTraining {
         }
 
         @Override
+        public void addHessian(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
+            inner.addHessian(loss, w, scale, out);
+        }
+
+        @Override
         public void requireSupNorm(double bound) {
             inner.requireSupNorm(bound);
         }

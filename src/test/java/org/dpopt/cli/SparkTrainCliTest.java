@@ -85,6 +85,29 @@ class SparkTrainCliTest {
     }
 
     @Test
+    void heldOutFileAndDiagnosticsAsInMemory(@TempDir Path dir) throws Exception {
+        Path data = CliTest.trainFile(dir);
+        String[] flags = {"--algorithm", "dp-sgd", "--epochs", "2", "--seed", "5", "--test-data", data.toString(),
+            "--diagnostics"};
+        String[] mem = java.util.Arrays.copyOf(flags, flags.length + 2);
+        mem[flags.length] = "--sampler";
+        mem[flags.length + 1] = "planned-poisson";
+        CliTest.Run rm = CliTest.run(args(data, dir.resolve("a.txt"), "memory", mem));
+        CliTest.Run rs = CliTest.run(args(data, dir.resolve("b.txt"), "spark", flags));
+        JsonNode m = CliTest.json(rm);
+        JsonNode s = CliTest.json(rs);
+        assertEquals(300, s.get("test_rows").asInt());
+        assertEquals(m.get("test_accuracy"), s.get("test_accuracy"));
+        JsonNode dm = m.get("non_private_diagnostics");
+        JsonNode ds = s.get("non_private_diagnostics");
+        for (String k : List.of("train_rows", "projected_rows", "gradient_evaluations")) {
+            assertEquals(dm.get(k).asDouble(), ds.get(k).asDouble(), 1e-9, k);
+        }
+        assertEquals(dm.get("train_loss").asDouble(), ds.get("train_loss").asDouble(), 1e-12);
+        assertTrue(rs.err().contains("NOT PRIVATE"), rs.err());
+    }
+
+    @Test
     void defaultSparkRunIsSecureAndPrintsNoSeed(@TempDir Path dir) throws Exception {
         Path data = CliTest.trainFile(dir);
         JsonNode j = CliTest.json(CliTest.run(args(data, dir.resolve("m.txt"), "spark", "--algorithm", "dp-sgd",

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The distributed full passes (the sums noisy Frank–Wolfe and objective perturbation need) equal the
- * in-memory ones to rounding: value, gradient and Hessian-vector sums on n = 3000, d = 6.
+ * in-memory ones to rounding: value, gradient, Hessian-vector and Hessian sums on n = 3000, d = 6.
  */
 class SparkPassesTest {
 
@@ -38,7 +38,7 @@ class SparkPassesTest {
     }
 
     private static void close(DMatrixRMaj a, DMatrixRMaj b) {
-        for (int j = 0; j < a.numRows; j++) {
+        for (int j = 0; j < a.getNumElements(); j++) {
             assertEquals(a.data[j], b.data[j], 1e-12 * (1 + Math.abs(a.data[j])), "coordinate " + j);
         }
     }
@@ -67,8 +67,20 @@ class SparkPassesTest {
             m.addHessianVector(loss, w, v, 2.0, km);
             s.addHessianVector(loss, w, v, 2.0, ks);
             close(km, ks);
+            DMatrixRMaj fm = new DMatrixRMaj(6, 6);
+            DMatrixRMaj fs = new DMatrixRMaj(6, 6);
+            m.addHessian(loss, w, 1.0 / 3000, fm);
+            s.addHessian(loss, w, 1.0 / 3000, fs);
+            close(fm, fs);
+            // the full Hessian applied to v is the Hessian-vector sum (scale 2 there, 1/3000 here)
+            DMatrixRMaj hv = new DMatrixRMaj(6, 1);
+            org.ejml.dense.row.CommonOps_DDRM.mult(fm, v, hv);
+            org.ejml.dense.row.CommonOps_DDRM.scale(2 * 3000, hv);
+            for (int j = 0; j < 6; j++) {
+                assertEquals(km.data[j], hv.data[j], 1e-10 * (1 + Math.abs(km.data[j])), "H v, coordinate " + j);
+            }
         }
-        assertTrue(s.passes() == 6);
+        assertTrue(s.passes() == 8);
     }
 
     @Test
