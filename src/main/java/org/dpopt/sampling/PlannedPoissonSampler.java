@@ -1,8 +1,6 @@
 package org.dpopt.sampling;
 
 import org.apache.commons.rng.UniformRandomProvider;
-import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -25,7 +23,7 @@ import org.dpopt.linalg.Checks;
  * @param steps T
  * @param maxBatchSize B, or 0 for plain (untruncated) Poisson
  */
-public record PlannedPoissonSampler(double expectedBatchSize, long steps, int maxBatchSize) implements BatchSampler {
+public record PlannedPoissonSampler(double expectedBatchSize, long steps, int maxBatchSize) implements KeyedSampler {
 
     /** Validates. */
     public PlannedPoissonSampler {
@@ -46,7 +44,7 @@ public record PlannedPoissonSampler(double expectedBatchSize, long steps, int ma
         return new PlannedPoissonSampler(s.expectedBatchSize(), s.steps(), s.maxBatchSize());
     }
 
-    /** The sequential sampler with the same law and event. */
+    @Override
     public BatchSampler direct() {
         return maxBatchSize == 0 ? new PoissonSampler(expectedBatchSize, steps)
                 : new TruncatedPoissonSampler(expectedBatchSize, maxBatchSize, steps);
@@ -68,38 +66,8 @@ public record PlannedPoissonSampler(double expectedBatchSize, long steps, int ma
     }
 
     @Override
-    public long steps(int n) {
-        return steps;
-    }
-
-    @Override
-    public double normalizer(int n) {
-        return expectedBatchSize;
-    }
-
-    @Override
-    public int maxBatchSlots(int n) {
-        return direct().maxBatchSlots(n);
-    }
-
-    @Override
-    public DpEvent stepEvent(int n, double noiseMultiplier) {
-        return direct().stepEvent(n, noiseMultiplier);
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return direct().relation();
-    }
-
-    @Override
     public boolean requiresExactSize() {
         return truncated();
-    }
-
-    /** The plan key a run with generator rng uses: its first two words. */
-    public PlanKey drawKey(UniformRandomProvider rng) {
-        return PlanKey.draw(rng);
     }
 
     /** The plan for public size n under a key (what every engine builds its batches from). */

@@ -1,8 +1,6 @@
 package org.dpopt.sampling;
 
 import org.apache.commons.rng.UniformRandomProvider;
-import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -17,7 +15,7 @@ import org.dpopt.linalg.Checks;
  * @param epochs E
  * @param persistent one permutation for all epochs
  */
-public record PlannedShuffleSampler(int batchSize, int epochs, boolean persistent) implements BatchSampler {
+public record PlannedShuffleSampler(int batchSize, int epochs, boolean persistent) implements KeyedSampler {
 
     /** Validates. */
     public PlannedShuffleSampler {
@@ -25,7 +23,7 @@ public record PlannedShuffleSampler(int batchSize, int epochs, boolean persisten
         Checks.atLeastOne("epochs", epochs);
     }
 
-    /** The sequential sampler with the same law and event. */
+    @Override
     public BatchSampler direct() {
         return persistent ? new PersistentShuffleSampler(batchSize, epochs) : new DynamicShuffleSampler(batchSize, epochs);
     }
@@ -33,41 +31,6 @@ public record PlannedShuffleSampler(int batchSize, int epochs, boolean persisten
     @Override
     public String name() {
         return persistent ? "planned-shuffle-persistent" : "planned-shuffle-dynamic";
-    }
-
-    @Override
-    public long steps(int n) {
-        return direct().steps(n);
-    }
-
-    @Override
-    public double normalizer(int n) {
-        return direct().normalizer(n);
-    }
-
-    @Override
-    public int maxBatchSlots(int n) {
-        return direct().maxBatchSlots(n);
-    }
-
-    @Override
-    public DpEvent stepEvent(int n, double noiseMultiplier) {
-        return direct().stepEvent(n, noiseMultiplier);
-    }
-
-    @Override
-    public DpEvent privacyEvent(int n, double noiseMultiplier) {
-        return direct().privacyEvent(n, noiseMultiplier);
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return direct().relation();
-    }
-
-    /** The plan key a run with generator rng uses: its first two words. */
-    public PlanKey drawKey(UniformRandomProvider rng) {
-        return PlanKey.draw(rng);
     }
 
     /** The plan for n records under a key. */
