@@ -121,8 +121,8 @@ final class TrainCommand implements Callable<Integer> {
             OutputPaths.check("--model-out", modelOut, data, testData);
         }
         DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
+        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
         if (onSpark) {
-            UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
             SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(opt, lossFn, alg.domain(args), budget, policy, rng);
             return finish(fit.result(), fit.release(), fit.diagnostics());
         }
@@ -146,8 +146,6 @@ final class TrainCommand implements Callable<Integer> {
         if (datasetSize != null) {
             problem = problem.withDeclaredSize(Checks.atLeastOne("--dataset-size", datasetSize));
         }
-        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
-
         long t0 = System.nanoTime();
         OptimizationResult r = opt.optimize(problem, budget, rng);
         double seconds = (System.nanoTime() - t0) / 1e9;

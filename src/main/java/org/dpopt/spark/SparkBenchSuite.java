@@ -72,47 +72,19 @@ public final class SparkBenchSuite implements BenchSuite {
         summary.put("master", spark.sparkContext().master());
         summary.put("spark_generate_s", genSpark);
         for (int k = 0; k < batches.length; k++) {
-            int b = batches[k];
-            NoisySgd seq = NoisySgd.builder().batchSize(b).epochs(1).noiseMultiplier(1.0)
-                    .accountant(new RdpAccountant()).build();
-            NoisySgd planned = seq.toBuilder().sampler(Samplers.byName("planned-poisson")).build();
-            RunPlan seqPlan = seq.plan(problem.shape(), PrivacyBudget.of(100, 1e-6));
-            RunPlan plan = planned.plan(shape, PrivacyBudget.of(100, 1e-6));
-            long steps = plan.parameters().asMap().get("steps") instanceof Number s ? s.longValue() : 0;
-            // each Spark timing is the faster of two runs (the first one warms the JIT)
-            double tm = Double.POSITIVE_INFINITY;
-            double tp = Double.POSITIVE_INFINITY;
-            for (int r = 0; r < 3; r++) { // in-memory runs are cheap: the fastest of three
-                long seed = r;
-                tm = Math.min(tm, time(() -> seq.run(problem, seqPlan, Rngs.seeded(seed))));
-                tp = Math.min(tp, time(() -> planned.run(problem, plan, Rngs.seeded(seed))));
-            }
-            SparkBatches warm = new SparkBatches(dist, Losses.logistic(), null);
-            double tw = time(() -> planned.run(warm, shape, dist.rows(), plan, Rngs.seeded(4)));
-            SparkBatches source = new SparkBatches(dist, Losses.logistic(), null);
-            double ts1 = time(() -> planned.run(source, shape, dist.rows(), plan, Rngs.seeded(3)));
-            SparkBatches fastest = tw < ts1 ? warm : source;
-            double ts = Math.min(tw, ts1);
-            double plan_s = fastest.planSeconds();
-            double steps_s = ts - plan_s;
-            double task_s = fastest.taskSeconds();
-            SparkBatches byStep = new SparkBatches(dist, Losses.logistic(), null, SparkBatches.Layout.BY_STEP);
-            double tb = time(() -> planned.run(byStep, shape, dist.rows(), plan, Rngs.seeded(3)));
-            double tbPlan = byStep.planSeconds();
-            yByStep[k] = tb;
-            bx[k] = b;
-            yMem[k] = tm;
-            yPlanned[k] = tp;
-            ySpark[k] = ts;
-            csv.append(b).append(',').append(steps).append(',').append(tm).append(',').append(tp).append(',')
-                    .append(ts).append(',').append(plan_s).append(',').append(steps_s).append(',').append(task_s).append(',')
-                    .append(1000 * steps_s / steps).append(',').append(ts / tm).append(',').append(tb).append(',')
-                    .append(tbPlan).append(',').append(1000 * (tb - tbPlan) / steps).append('\n');
+            Epoch e = epoch(batches[k], problem, dist, shape);
+            bx[k] = e.b();
+            yMem[k] = e.memory();
+            yPlanned[k] = e.keyed();
+            ySpark[k] = e.spark();
+            yByStep[k] = e.byStep();
+            csv.append(e.csv());
             progress.printf("B=%d T=%d: memory %.2f s, memory keyed %.2f s, spark %.2f s (plan %.2f s, %.1f ms/step, "
-                    + "%.1f ms/step in the task); by-step layout %.2f s (plan %.2f s)%n", b, steps, tm, tp, ts, plan_s,
-                    1000 * steps_s / steps, 1000 * task_s / steps, tb, tbPlan);
+                    + "%.1f ms/step in the task); by-step layout %.2f s (plan %.2f s)%n", e.b(), e.steps(), e.memory(),
+                    e.keyed(), e.spark(), e.sparkPlan(), e.perStepMs(), 1000 * e.sparkTask() / e.steps(), e.byStep(),
+                    e.byStepPlan());
             progress.flush();
-            summary.put("epoch_ratio_spark_over_memory_B" + b, ts / tm);
+            summary.put("epoch_ratio_spark_over_memory_B" + e.b(), e.spark() / e.memory());
         }
         Files.writeString(out.resolve("spark-epoch.csv"), csv.toString());
         Plots.line(out.resolve("spark-epoch.png"), "One DP-SGD epoch, n=" + n + ", d=" + d + ", "
@@ -122,6 +94,59 @@ public final class SparkBenchSuite implements BenchSuite {
                         new Plots.Series("Spark in place (keyed plan, incl. build)", bx, ySpark),
                         new Plots.Series("Spark by step (keyed plan, incl. shuffle)", bx, yByStep)), true, true);
 
+        fullGradient(out, dist, mem, reps, summary);
+        dist.unpersist();
+        return summary;
+    }
+
+    /** One row of the epoch table (seconds). */
+    private record Epoch(int b, long steps, double memory, double keyed, double spark, double sparkPlan,
+            double sparkTask, double byStep, double byStepPlan) {
+        double perStepMs() {
+            return 1000 * (spark - sparkPlan) / steps;
+        }
+
+        String csv() {
+            return b + "," + steps + "," + memory + "," + keyed + "," + spark + "," + sparkPlan + "," + (spark - sparkPlan)
+                    + "," + sparkTask + "," + perStepMs() + "," + spark / memory + "," + byStep + "," + byStepPlan + ","
+                    + 1000 * (byStep - byStepPlan) / steps + "\n";
+        }
+    }
+
+    /**
+     * One DP-SGD epoch at expected batch size b: in memory (sequential Poisson, keyed plan; the fastest of
+     * three runs), on Spark in place (the faster of two: the first warms the JIT) and by step (one run).
+     */
+    private static Epoch epoch(int b, Problem problem, DistributedData dist, ProblemShape shape) {
+        NoisySgd seq = NoisySgd.builder().batchSize(b).epochs(1).noiseMultiplier(1.0).accountant(new RdpAccountant())
+                .build();
+        NoisySgd planned = seq.toBuilder().sampler(Samplers.byName("planned-poisson")).build();
+        RunPlan seqPlan = seq.plan(problem.shape(), PrivacyBudget.of(100, 1e-6));
+        RunPlan plan = planned.plan(shape, PrivacyBudget.of(100, 1e-6));
+        long steps = plan.parameters().asMap().get("steps") instanceof Number s ? s.longValue() : 0;
+        double tm = Double.POSITIVE_INFINITY;
+        double tp = Double.POSITIVE_INFINITY;
+        for (int r = 0; r < 3; r++) {
+            long seed = r;
+            tm = Math.min(tm, time(() -> seq.run(problem, seqPlan, Rngs.seeded(seed))));
+            tp = Math.min(tp, time(() -> planned.run(problem, plan, Rngs.seeded(seed))));
+        }
+        SparkBatches warm = new SparkBatches(dist, Losses.logistic(), null);
+        double tw = time(() -> planned.run(warm, shape, dist.rows(), plan, Rngs.seeded(4)));
+        SparkBatches second = new SparkBatches(dist, Losses.logistic(), null);
+        double ts = time(() -> planned.run(second, shape, dist.rows(), plan, Rngs.seeded(3)));
+        SparkBatches fastest = tw < ts ? warm : second;
+        SparkBatches byStep = new SparkBatches(dist, Losses.logistic(), null, SparkBatches.Layout.BY_STEP);
+        double tb = time(() -> planned.run(byStep, shape, dist.rows(), plan, Rngs.seeded(3)));
+        return new Epoch(b, steps, tm, tp, Math.min(tw, ts), fastest.planSeconds(), fastest.taskSeconds(), tb,
+                byStep.planSeconds());
+    }
+
+    /** Full-gradient passes, in memory (one thread) and by treeAggregate; fills the summary, writes CSV + PNG. */
+    private static void fullGradient(Path out, DistributedData dist, Dataset mem, int reps, Map<String, Object> summary)
+            throws java.io.IOException {
+        long n = dist.rows();
+        int d = dist.dimension();
         GeneralizedLinearLoss loss = Losses.logistic();
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
         Arrays.fill(w.data, 0.01);
@@ -144,8 +169,6 @@ public final class SparkBenchSuite implements BenchSuite {
         summary.put("full_gradient_memory_median_s", median(pm));
         summary.put("full_gradient_spark_median_s", median(ps));
         summary.put("full_gradient_ratio", median(ps) / median(pm));
-        dist.unpersist();
-        return summary;
     }
 
     private static double time(Runnable r) {
