@@ -82,8 +82,8 @@ final class SparkTrainCall {
             UniformRandomProvider rng) {
         requireSpark();
         PrintWriter err = cmd.spec.commandLine().getErr();
-        SparkTraining.Request q = new SparkTraining.Request(cmd.master, cmd.data.toString(),
-                cmd.testData == null ? null : cmd.testData.toString(),
+        SparkTraining.Request q = new SparkTraining.Request(cmd.master, raw("--data"),
+                cmd.testData == null ? null : raw("--test-data"),
                 cmd.testFraction != null ? cmd.testFraction : 0.2, cmd.splitSeed,
                 SparkData.Format.valueOf(cmd.format.toUpperCase(Locale.ROOT)), cmd.dimension, cmd.rowNormBound, policy,
                 cmd.datasetSize == null ? 0 : Checks.atLeastOne("--dataset-size", cmd.datasetSize), opt, loss, domain,
@@ -98,6 +98,11 @@ final class SparkTrainCall {
             diag.put("test_rows", o.testRows());
         }
         return new Fit(o.result(), out, diag);
+    }
+
+    /** An option's text as typed (a URI such as s3a://bucket/key must not be normalized as a local path). */
+    private String raw(String option) {
+        return cmd.spec.commandLine().getParseResult().matchedOption(option).stringValues().get(0);
     }
 
     private void requireSpark() {
