@@ -108,6 +108,28 @@ class SparkTrainCliTest {
     }
 
     @Test
+    void parquetDirectoryOfPartFilesTrains(@TempDir Path dir) throws Exception {
+        java.util.List<org.apache.spark.sql.Row> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            double a = ((i * 37) % 100) / 200.0;
+            double b = ((i * 61) % 100) / 200.0;
+            rows.add(org.apache.spark.sql.RowFactory.create(a, b, a > b ? 1.0 : 0.0));
+        }
+        org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+                .add("x1", org.apache.spark.sql.types.DataTypes.DoubleType)
+                .add("x2", org.apache.spark.sql.types.DataTypes.DoubleType)
+                .add("label", org.apache.spark.sql.types.DataTypes.DoubleType);
+        Path parts = dir.resolve("train.parquet");
+        org.dpopt.spark.SparkEngine.session("local[2]").createDataFrame(rows, schema).repartition(3).write()
+                .parquet(parts.toString());
+        JsonNode j = CliTest.json(CliTest.run(args(parts, dir.resolve("m.txt"), "spark", "--algorithm", "dp-sgd",
+                "--format", "parquet", "--dataset-size", "320", "--epochs", "2", "--seed", "1")));
+        assertEquals(320, j.get("parameters").get("dataset_size").asInt());
+        assertTrue(j.get("test_accuracy").asDouble() > 0.5, "accuracy " + j.get("test_accuracy"));
+        assertEquals(2, model(dir.resolve("m.txt")).length);
+    }
+
+    @Test
     void defaultSparkRunIsSecureAndPrintsNoSeed(@TempDir Path dir) throws Exception {
         Path data = CliTest.trainFile(dir);
         JsonNode j = CliTest.json(CliTest.run(args(data, dir.resolve("m.txt"), "spark", "--algorithm", "dp-sgd",
