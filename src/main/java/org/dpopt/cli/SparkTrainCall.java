@@ -37,44 +37,16 @@ final class SparkTrainCall {
     }
 
     /**
-     * The flags as the Spark engine runs them: refuses algorithms without a distributed engine; for dp-sgd
-     * the Poisson and shuffle samplers become their keyed forms (same law, same event; e.g.
-     * {@code --sampler planned-poisson} reproduces a seeded Spark run in memory).
+     * The flags as the Spark engine runs them: refuses algorithms without a distributed engine. Every
+     * dp-sgd sampler runs as it does in memory (sequential samplers draw their batches on the driver; the
+     * keyed {@code planned-…} samplers build their plan on the executors).
      */
     static TrainArgs sparkArgs(AlgorithmSpec alg, TrainArgs args) {
         if (!ALGORITHMS.contains(alg.name())) {
             throw Checks.fail("--algorithm", "one of " + ALGORITHMS + " with --engine spark (" + alg.name()
                     + " is not available on Spark)", alg.name());
         }
-        if (!alg.name().equals("dp-sgd")) {
-            return args;
-        }
-        String s = args.or(Flag.SAMPLER, "poisson");
-        String planned;
-        switch (s) {
-            case "poisson":
-            case "planned-poisson":
-                planned = "planned-poisson";
-                break;
-            case "truncated-poisson":
-            case "planned-truncated-poisson":
-                planned = "planned-truncated-poisson";
-                break;
-            case "shuffle-persistent":
-            case "planned-shuffle-persistent":
-                planned = "planned-shuffle-persistent";
-                break;
-            case "shuffle-dynamic":
-            case "planned-shuffle-dynamic":
-                planned = "planned-shuffle-dynamic";
-                break;
-            default:
-                throw Checks.fail("--sampler", "poisson, truncated-poisson, shuffle-persistent or shuffle-dynamic with "
-                        + "--engine spark (run as their keyed planned- forms)", s);
-        }
-        Map<Flag<?>, Object> v = new LinkedHashMap<>(args.values());
-        v.put(Flag.SAMPLER, planned);
-        return new TrainArgs(v, args.loss(), args.diagnostics());
+        return args;
     }
 
     /** Reads, trains and evaluates on Spark. */

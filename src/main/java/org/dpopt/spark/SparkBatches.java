@@ -21,14 +21,20 @@ import org.ejml.data.DMatrixRMaj;
 import scala.Tuple2;
 
 /**
- * The distributed {@link BatchGradientSource} of DP-SGD. {@link #open} draws the plan key from the run's
- * generator (first two words, as the in-memory keyed samplers do) and builds the plan on the executors
- * ({@link Layout}); step t then runs the shared clip-and-sum kernel ({@link ExactGradientOracle}, the same
- * code on the same rows as in memory) over t's kept members only and returns the d-vector sum to the
- * driver, where the run core adds the noise. w travels with the step's tasks (d doubles per task).
+ * The distributed {@link BatchGradientSource} of DP-SGD: step t's clipped batch sum is computed by the
+ * shared kernel ({@link ExactGradientOracle}, the same code on the same rows as in memory) over t's members
+ * only, where the rows are, and returned to the driver, where the run core adds the noise. w travels with
+ * the step's tasks (d doubles per task). Where the batches come from depends on the sampler:
  *
- * <p>Only keyed samplers run here ({@link #SAMPLERS}); the plan key never leaves the driver except inside
- * the tasks that evaluate the plan.
+ * <ul>
+ * <li>a sequential sampler (Poisson, truncated Poisson, deterministic, shuffles): drawn on the driver by
+ * its own iterator on the run's generator, exactly as in memory ({@code DriverSampledPlan}) — in seeded
+ * mode the run is the in-memory run;</li>
+ * <li>a keyed sampler ({@code planned-…}): a plan built on the executors from a key drawn first from the
+ * run's generator ({@link Layout}), the paper's massively parallel construction, with no driver state
+ * proportional to n.</li>
+ * </ul>
+ * The plan key and the drawn batches never leave the driver except inside the tasks that use them.
  */
 public final class SparkBatches implements BatchGradientSource {
 
@@ -87,16 +93,12 @@ public final class SparkBatches implements BatchGradientSource {
             ShufflePlan sp = ss.plan(n, ss.drawKey(rng));
             plan = SparkBatchPlan.buildShuffle(data, sp, partitions((double) sp.epochs() * n, parallel));
         } else {
-            throw Checks.fail("sampler on Spark", "one of " + SAMPLERS + " (keyed per-record batches)",
-                    sampler.name());
+            plan = new DriverSampledPlan(data, sampler, n, rng);
         }
         steps = plan.steps();
         planSeconds = (System.nanoTime() - t0) / 1e9;
     }
 
-    /** The samplers this source runs. */
-    public static final List<String> SAMPLERS = List.of("planned-poisson", "planned-truncated-poisson",
-            "planned-shuffle-persistent", "planned-shuffle-dynamic");
 
     /** P: at least two step ranges per core, and about 32 MiB of rows per range. */
     private int partitions(double members, int parallel) {

@@ -37,13 +37,7 @@ class SparkTrainCliTest {
         Path data = CliTest.trainFile(dir);
         Path mm = dir.resolve("memory.txt");
         Path ms = dir.resolve("spark.txt");
-        String[] memFlags = algorithmFlags;
-        if (List.of(algorithmFlags).contains("dp-sgd")) {
-            memFlags = java.util.Arrays.copyOf(algorithmFlags, algorithmFlags.length + 2);
-            memFlags[algorithmFlags.length] = "--sampler";
-            memFlags[algorithmFlags.length + 1] = "planned-poisson";
-        }
-        CliTest.Run rm = CliTest.run(args(data, mm, "memory", memFlags));
+        CliTest.Run rm = CliTest.run(args(data, mm, "memory", algorithmFlags));
         CliTest.Run rs = CliTest.run(args(data, ms, "spark", algorithmFlags));
         JsonNode m = CliTest.json(rm);
         JsonNode s = CliTest.json(rs);
@@ -80,6 +74,11 @@ class SparkTrainCliTest {
     }
 
     @Test
+    void dpSgdWithKeyedPlansSeededSparkRunEqualsTheInMemoryRun(@TempDir Path dir) throws Exception {
+        sameRun(dir, "--algorithm", "dp-sgd", "--epochs", "3", "--seed", "9", "--sampler", "planned-truncated-poisson");
+    }
+
+    @Test
     void noisyFrankWolfeSeededSparkRunEqualsTheInMemoryRun(@TempDir Path dir) throws Exception {
         sameRun(dir, "--algorithm", "noisy-frank-wolfe", "--radius", "2", "--seed", "4");
     }
@@ -89,10 +88,7 @@ class SparkTrainCliTest {
         Path data = CliTest.trainFile(dir);
         String[] flags = {"--algorithm", "dp-sgd", "--epochs", "2", "--seed", "5", "--test-data", data.toString(),
             "--diagnostics"};
-        String[] mem = java.util.Arrays.copyOf(flags, flags.length + 2);
-        mem[flags.length] = "--sampler";
-        mem[flags.length + 1] = "planned-poisson";
-        CliTest.Run rm = CliTest.run(args(data, dir.resolve("a.txt"), "memory", mem));
+        CliTest.Run rm = CliTest.run(args(data, dir.resolve("a.txt"), "memory", flags));
         CliTest.Run rs = CliTest.run(args(data, dir.resolve("b.txt"), "spark", flags));
         JsonNode m = CliTest.json(rm);
         JsonNode s = CliTest.json(rs);
@@ -137,7 +133,7 @@ class SparkTrainCliTest {
         assertEquals(NoiseSource.SECURE_DESCRIPTION, j.get("noise").asText());
         assertFalse(j.has("seed"));
         assertFalse(j.has("non_private_diagnostics"));
-        assertEquals("planned-poisson", j.get("parameters").get("sampler").asText());
+        assertEquals("poisson", j.get("parameters").get("sampler").asText());
     }
 
     @Test
@@ -146,13 +142,14 @@ class SparkTrainCliTest {
         Path model = dir.resolve("m.txt");
         String[][] bad = {
             args(data, model, "spark", "--algorithm", "prox-sgd"),
-            args(data, model, "spark", "--algorithm", "dp-sgd", "--sampler", "deterministic"),
+            args(data, model, "spark", "--algorithm", "dp-sgd", "--dimension", "3"),
             args(data, model, "memory", "--algorithm", "dp-sgd", "--format", "parquet"),
             args(data, model, "memory", "--algorithm", "dp-sgd", "--master", "local[2]"),
             args(data, model, "cluster", "--algorithm", "dp-sgd"),
             args(data, model, "spark", "--algorithm", "dp-sgd", "--format", "libsvm"),
         };
-        String[] expect = {"not available on Spark", "--sampler", "--format", "--master", "--engine", "--dimension"};
+        String[] expect = {"not available on Spark", "the declared --dimension 3 but was 2", "--format", "--master",
+            "--engine", "--dimension"};
         for (int k = 0; k < bad.length; k++) {
             CliTest.Run r = CliTest.run(bad[k]);
             assertEquals(2, r.code(), r.err());
