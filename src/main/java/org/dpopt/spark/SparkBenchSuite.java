@@ -60,12 +60,13 @@ public final class SparkBenchSuite implements BenchSuite {
         ProblemShape shape = dist.shape(Losses.logistic(), ConvexSets.unconstrained(), 0);
         StringBuilder csv = new StringBuilder("batch_size,steps,memory_epoch_s,memory_planned_epoch_s,spark_epoch_s,"
                 + "spark_plan_s,spark_steps_s,spark_task_s,spark_per_step_ms,spark_over_memory,by_step_epoch_s,by_step_plan_s,"
-                + "by_step_per_step_ms\n");
+                + "by_step_per_step_ms,driver_sampled_epoch_s,driver_sampled_over_memory\n");
         double[] bx = new double[batches.length];
         double[] yMem = new double[batches.length];
         double[] yPlanned = new double[batches.length];
         double[] ySpark = new double[batches.length];
         double[] yByStep = new double[batches.length];
+        double[] yDriver = new double[batches.length];
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("n", n);
         summary.put("d", d);
@@ -78,13 +79,15 @@ public final class SparkBenchSuite implements BenchSuite {
             yPlanned[k] = e.keyed();
             ySpark[k] = e.spark();
             yByStep[k] = e.byStep();
+            yDriver[k] = e.driverSampled();
             csv.append(e.csv());
             progress.printf("B=%d T=%d: memory %.2f s, memory keyed %.2f s, spark %.2f s (plan %.2f s, %.1f ms/step, "
-                    + "%.1f ms/step in the task); by-step layout %.2f s (plan %.2f s)%n", e.b(), e.steps(), e.memory(),
-                    e.keyed(), e.spark(), e.sparkPlan(), e.perStepMs(), 1000 * e.sparkTask() / e.steps(), e.byStep(),
-                    e.byStepPlan());
+                    + "%.1f ms/step in the task); by-step layout %.2f s (plan %.2f s); driver-sampled Poisson %.2f s%n",
+                    e.b(), e.steps(), e.memory(), e.keyed(), e.spark(), e.sparkPlan(), e.perStepMs(),
+                    1000 * e.sparkTask() / e.steps(), e.byStep(), e.byStepPlan(), e.driverSampled());
             progress.flush();
             summary.put("epoch_ratio_spark_over_memory_B" + e.b(), e.spark() / e.memory());
+            summary.put("epoch_ratio_driver_sampled_over_memory_B" + e.b(), e.driverSampled() / e.memory());
         }
         Files.writeString(out.resolve("spark-epoch.csv"), csv.toString());
         Plots.line(out.resolve("spark-epoch.png"), "One DP-SGD epoch, n=" + n + ", d=" + d + ", "
@@ -92,7 +95,8 @@ public final class SparkBenchSuite implements BenchSuite {
                         new Plots.Series("in memory (Poisson)", bx, yMem),
                         new Plots.Series("in memory (keyed plan)", bx, yPlanned),
                         new Plots.Series("Spark in place (keyed plan, incl. build)", bx, ySpark),
-                        new Plots.Series("Spark by step (keyed plan, incl. shuffle)", bx, yByStep)), true, true);
+                        new Plots.Series("Spark by step (keyed plan, incl. shuffle)", bx, yByStep),
+                        new Plots.Series("Spark, Poisson drawn on the driver", bx, yDriver)), true, true);
 
         fullGradient(out, dist, mem, reps, summary);
         dist.unpersist();
@@ -101,7 +105,7 @@ public final class SparkBenchSuite implements BenchSuite {
 
     /** One row of the epoch table (seconds). */
     private record Epoch(int b, long steps, double memory, double keyed, double spark, double sparkPlan,
-            double sparkTask, double byStep, double byStepPlan) {
+            double sparkTask, double byStep, double byStepPlan, double driverSampled) {
         double perStepMs() {
             return 1000 * (spark - sparkPlan) / steps;
         }
@@ -109,7 +113,7 @@ public final class SparkBenchSuite implements BenchSuite {
         String csv() {
             return b + "," + steps + "," + memory + "," + keyed + "," + spark + "," + sparkPlan + "," + (spark - sparkPlan)
                     + "," + sparkTask + "," + perStepMs() + "," + spark / memory + "," + byStep + "," + byStepPlan + ","
-                    + 1000 * (byStep - byStepPlan) / steps + "\n";
+                    + 1000 * (byStep - byStepPlan) / steps + "," + driverSampled + "," + driverSampled / memory + "\n";
         }
     }
 
@@ -138,8 +142,11 @@ public final class SparkBenchSuite implements BenchSuite {
         SparkBatches fastest = tw < ts ? warm : second;
         SparkBatches byStep = new SparkBatches(dist, Losses.logistic(), null, SparkBatches.Layout.BY_STEP);
         double tb = time(() -> planned.run(byStep, shape, dist.rows(), plan, Rngs.seeded(3)));
+        double td = Math.min(time(() -> seq.run(new SparkBatches(dist, Losses.logistic(), null), shape, dist.rows(),
+                seqPlan, Rngs.seeded(3))), time(() -> seq.run(new SparkBatches(dist, Losses.logistic(), null), shape,
+                        dist.rows(), seqPlan, Rngs.seeded(4))));
         return new Epoch(b, steps, tm, tp, Math.min(tw, ts), fastest.planSeconds(), fastest.taskSeconds(), tb,
-                byStep.planSeconds());
+                byStep.planSeconds(), td);
     }
 
     /** Full-gradient passes, in memory (one thread) and by treeAggregate; fills the summary, writes CSV + PNG. */
