@@ -19,6 +19,7 @@ public final class BenchSuites {
         add(new PgMirrorDescentSuite());
         add(new FrankWolfeDimensionSuite());
         add(new VrFrankWolfePassSuite());
+        add(new SparkSuite());
     }
 
     private static void add(BenchSuite s) {

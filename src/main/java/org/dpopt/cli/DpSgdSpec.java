@@ -56,14 +56,16 @@ final class DpSgdSpec implements AlgorithmSpec {
         String sampler = a.or(Flag.SAMPLER, "poisson");
         Integer max = a.get(Flag.MAX_BATCH_SIZE);
         if (max != null) {
-            if (!"truncated-poisson".equals(sampler)) {
+            boolean planned = "planned-truncated-poisson".equals(sampler);
+            if (!"truncated-poisson".equals(sampler) && !planned) {
                 throw Checks.fail("--max-batch-size", "used only with --sampler truncated-poisson", max);
             }
             Integer batch = a.get(Flag.BATCH_SIZE);
             if (batch != null && max < batch) {
                 throw Checks.fail("--max-batch-size", "at least --batch-size " + batch, max);
             }
-            b.sampler(Samplers.truncatedPoisson(Checks.atLeastOne("--max-batch-size", max)));
+            int m = Checks.atLeastOne("--max-batch-size", max);
+            b.sampler(planned ? Samplers.plannedTruncatedPoisson(m) : Samplers.truncatedPoisson(m));
         } else {
             b.sampler(Samplers.byName(sampler));
         }

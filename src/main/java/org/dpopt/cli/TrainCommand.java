@@ -51,7 +51,8 @@ final class TrainCommand implements Callable<Integer> {
 
     @Option(names = "--algorithm", required = true, description = "Algorithm name (see --help footer).")
     String algorithm;
-    @Option(names = "--data", required = true, description = "Training data file (CSV: label last).")
+    @Option(names = "--data", required = true, description = "Training data file (CSV: label last); with --engine "
+            + "spark a file or a directory of part files.")
     Path data;
     @Option(names = "--test-data", description = "Held-out test file (else a split of --data).")
     Path testData;
@@ -60,8 +61,15 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--split-seed", defaultValue = "1",
             description = "Public seed of the train/test split (default 1; not the noise seed).")
     long splitSeed;
-    @Option(names = "--format", defaultValue = "csv", description = "csv or libsvm (default csv).")
+    @Option(names = "--format", defaultValue = "csv", description = "csv, libsvm or parquet (default csv; parquet "
+            + "with --engine spark).")
     String format;
+    @Option(names = "--engine", defaultValue = "memory", description = "memory (default) or spark: the data-dependent "
+            + "sums on Spark executors, noise and accounting on the driver (dp-sgd, noisy-frank-wolfe).")
+    String engine;
+    @Option(names = "--master", description = "Spark master with --engine spark (default: spark-submit's, else "
+            + "local[*]).")
+    String master;
     @Option(names = "--dimension", description = "Number of features d (required for libsvm: indices above it are "
             + "an error; never read off the data).")
     Integer dimension;
@@ -95,7 +103,11 @@ final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         AlgorithmSpec alg = AlgorithmSpecs.get(algorithm);
+        boolean onSpark = engine();
         TrainArgs args = new TrainArgs(givenFlags(alg), loss != null ? loss : alg.defaultLoss(), diagnostics);
+        if (onSpark) {
+            args = SparkTrainCall.sparkArgs(alg, args);
+        }
         if (seed != null && secure) {
             throw Checks.fail("--seed", "absent with --secure (secure noise cannot be seeded)", seed);
         }
@@ -109,6 +121,11 @@ final class TrainCommand implements Callable<Integer> {
             OutputPaths.check("--model-out", modelOut, data, testData);
         }
         DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
+        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
+        if (onSpark) {
+            SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(opt, lossFn, alg.domain(args), budget, policy, rng);
+            return finish(fit.result(), fit.release(), fit.diagnostics());
+        }
         DatasetIO.ReadResult trainRead = read(data, policy);
         Dataset train;
         Dataset test;
@@ -129,20 +146,28 @@ final class TrainCommand implements Callable<Integer> {
         if (datasetSize != null) {
             problem = problem.withDeclaredSize(Checks.atLeastOne("--dataset-size", datasetSize));
         }
-        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
-
         long t0 = System.nanoTime();
         OptimizationResult r = opt.optimize(problem, budget, rng);
         double seconds = (System.nanoTime() - t0) / 1e9;
 
-        Map<String, Object> out = release(r, lossFn, problem, test, seconds);
+        Double accuracy = lossFn.isClassification() ? Metrics.accuracy(r.solution(), test) : null;
+        double testLoss = problem.withData(test).empiricalRisk(r.solution());
+        Map<String, Object> out = release(r, lossFn, accuracy, testLoss, test.size(), seconds);
+        Map<String, Object> diag = new LinkedHashMap<>();
+        diag.put("train_rows", train.size());
+        diag.put("projected_rows", trainRead.projectedRows());
+        if (testData == null) {
+            diag.put("test_rows", test.size());
+        }
+        return finish(r, out, diag);
+    }
+
+    /** Adds the diagnostics (if asked for), writes the model, prints. */
+    private Integer finish(OptimizationResult r, Map<String, Object> out, Map<String, Object> counts)
+            throws IOException {
         if (diagnostics) {
             Map<String, Object> diag = new LinkedHashMap<>(r.nonPrivateDiagnostics().asMap());
-            diag.put("train_rows", train.size());
-            diag.put("projected_rows", trainRead.projectedRows());
-            if (testData == null) {
-                diag.put("test_rows", test.size());
-            }
+            diag.putAll(counts);
             out.put("non_private_diagnostics", diag);
         }
         if (modelOut != null) {
@@ -165,7 +190,7 @@ final class TrainCommand implements Callable<Integer> {
     }
 
     /** The private release and held-out metrics, in a stable key order. */
-    private Map<String, Object> release(OptimizationResult r, Loss lossFn, Problem problem, Dataset test,
+    Map<String, Object> release(OptimizationResult r, Loss lossFn, Double testAccuracy, double testLoss, long testRows,
             double seconds) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("algorithm", algorithm);
@@ -178,12 +203,12 @@ final class TrainCommand implements Callable<Integer> {
         out.put("noise", r.noise());
         out.put("parameters", r.parameters().asMap());
         out.put("privacy", r.privacy().toString());
-        if (lossFn.isClassification()) {
-            out.put("test_accuracy", Metrics.accuracy(r.solution(), test));
+        if (testAccuracy != null) {
+            out.put("test_accuracy", testAccuracy);
         }
-        out.put("test_loss", Json.finiteOrNull(problem.withData(test).empiricalRisk(r.solution())));
+        out.put("test_loss", Json.finiteOrNull(testLoss));
         if (testData != null) {
-            out.put("test_rows", test.size());
+            out.put("test_rows", testRows);
         }
         out.put("test_note", TEST_NOTE);
         out.put("seconds", seconds);
@@ -205,6 +230,25 @@ final class TrainCommand implements Callable<Integer> {
             }
         }
         o.flush();
+    }
+
+    /** True for --engine spark; refuses an unknown engine and the Spark-only flags in memory. */
+    private boolean engine() {
+        switch (engine) {
+            case "spark":
+                return true;
+            case "memory":
+                if (master != null) {
+                    throw Checks.fail("--master", "absent with --engine memory", master);
+                }
+                if ("parquet".equals(format)) {
+                    throw Checks.fail("--format", "csv or libsvm with --engine memory (parquet needs --engine spark)",
+                            format);
+                }
+                return false;
+            default:
+                throw Checks.fail("--engine", "memory or spark", engine);
+        }
     }
 
     private PrivacyBudget budget(AlgorithmSpec alg) {

@@ -215,25 +215,40 @@ public final class DatasetIO {
             double[] r = rows.get(i);
             System.arraycopy(r, 0, x[i], 0, d);
             y[i] = r[d];
-            double s = 0;
-            for (int j = 0; j < d; j++) {
-                s += x[i][j] * x[i][j];
-            }
-            double norm = Math.sqrt(s);
+            double norm = projectOntoBall(x[i], d, bound, policy);
             if (norm > bound) {
                 if (policy == RowNormPolicy.REJECT) {
                     throw new IllegalArgumentException("norm of row " + i + " in " + source
                             + " must be at most the declared row-norm bound " + bound + " but was " + norm);
                 }
-                // shrink a hair below the bound so that re-computing the norm cannot exceed it
-                double f = bound / (norm * (1 + 1e-12));
-                for (int j = 0; j < d; j++) {
-                    x[i][j] *= f;
-                }
                 projected++;
             }
         }
         return new ReadResult(Dataset.of(x, y, bound), projected);
+    }
+
+    /**
+     * The per-row rule every reader applies (in memory and on Spark alike, so rows come out bit for bit
+     * the same): with ‖x‖ = √(Σ_j x_j²) over x[0..d), a row with ‖x‖ &gt; R is rescaled by
+     * R/(‖x‖(1 + 10⁻¹²)) under {@code PROJECT} (a hair below the bound, so that re-computing the norm
+     * cannot exceed it) and left alone under {@code REJECT} (the caller refuses it). A per-row map that
+     * looks at no other row. Modified: x (PROJECT only).
+     *
+     * @return ‖x‖ before any rescaling
+     */
+    public static double projectOntoBall(double[] x, int d, double bound, RowNormPolicy policy) {
+        double s = 0;
+        for (int j = 0; j < d; j++) {
+            s += x[j] * x[j];
+        }
+        double norm = Math.sqrt(s);
+        if (norm > bound && policy == RowNormPolicy.PROJECT) {
+            double f = bound / (norm * (1 + 1e-12));
+            for (int j = 0; j < d; j++) {
+                x[j] *= f;
+            }
+        }
+        return norm;
     }
 
     /** Reads a list of 0-based row indices, one per line (the {@code *_test_rows.txt} format). */

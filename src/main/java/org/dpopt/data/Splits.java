@@ -37,8 +37,28 @@ public final class Splits {
 
     /** A seeded random split with the given test fraction in (0, 1). */
     public static Split random(Dataset all, double testFraction, UniformRandomProvider rng) {
-        Checks.openUnit("testFraction", testFraction);
         int n = all.size();
+        int[] test = randomTestRows(n, testFraction, rng);
+        int[] train = new int[n - test.length];
+        int k = 0;
+        int a = 0;
+        for (int i = 0; i < n; i++) {
+            if (a < test.length && test[a] == i) {
+                a++;
+            } else {
+                train[k++] = i;
+            }
+        }
+        return new Split(all.subset(train), all.subset(test));
+    }
+
+    /**
+     * The test rows of {@link #random} for n rows, increasing: the first round(n·f) entries of a
+     * uniformly random permutation of [0, n) drawn from rng. The train rows are the others, in increasing
+     * order (so any engine that knows n, f and the split seed reproduces the split).
+     */
+    public static int[] randomTestRows(int n, double testFraction, UniformRandomProvider rng) {
+        Checks.openUnit("testFraction", testFraction);
         int nTest = (int) Math.round(n * testFraction);
         if (nTest < 1 || nTest >= n) {
             throw Checks.fail("test-set size (n·testFraction)", "in [1, n-1]", nTest);
@@ -46,9 +66,7 @@ public final class Splits {
         int[] perm = PermutationSampler.natural(n);
         PermutationSampler.shuffle(rng, perm);
         int[] test = Arrays.copyOfRange(perm, 0, nTest);
-        int[] train = Arrays.copyOfRange(perm, nTest, n);
         Arrays.sort(test);
-        Arrays.sort(train);
-        return new Split(all.subset(train), all.subset(test));
+        return test;
     }
 }

@@ -51,6 +51,13 @@ public final class Samplers {
         RECIPES.put("poisson", (n, b, e) -> PoissonSampler.epochs(b, e, n));
         RECIPES.put("truncated-poisson", new ZeroOutRecipe(
                 (n, b, e) -> TruncatedPoissonSampler.epochs(b, e, n, DEFAULT_TRUNCATION_SIGMAS)));
+        RECIPES.put("planned-poisson", (n, b, e) -> PlannedPoissonSampler.of(PoissonSampler.epochs(b, e, n)));
+        RECIPES.put("planned-truncated-poisson", new ZeroOutRecipe((n, b, e) -> PlannedPoissonSampler.of(
+                TruncatedPoissonSampler.epochs(b, e, n, DEFAULT_TRUNCATION_SIGMAS))));
+        RECIPES.put("planned-shuffle-persistent", new ZeroOutRecipe(
+                (n, b, e) -> new PlannedShuffleSampler(b, FixedPartition.integerEpochs(e), true)));
+        RECIPES.put("planned-shuffle-dynamic", new ZeroOutRecipe(
+                (n, b, e) -> new PlannedShuffleSampler(b, FixedPartition.integerEpochs(e), false)));
         RECIPES.put("deterministic", new ZeroOutRecipe(
                 (n, b, e) -> new DeterministicSampler(b, FixedPartition.integerEpochs(e))));
         RECIPES.put("shuffle-persistent", new ZeroOutRecipe(
@@ -81,6 +88,15 @@ public final class Samplers {
         return new ZeroOutRecipe((n, b, e) -> {
             return new TruncatedPoissonSampler(b, maxBatchSize, epochSteps(e, n, b));
         });
+    }
+
+    /**
+     * The planned form (keyed per-record batches, {@link PlannedPoissonSampler}) of Poisson or truncated
+     * Poisson sampling with an explicit B: same law, same event.
+     */
+    public static Recipe plannedTruncatedPoisson(int maxBatchSize) {
+        Recipe r = truncatedPoisson(maxBatchSize);
+        return new ZeroOutRecipe((n, b, e) -> PlannedPoissonSampler.of((TruncatedPoissonSampler) r.create(n, b, e)));
     }
 
     /** Looks a recipe up by its CLI name. */

@@ -32,7 +32,18 @@
  * </table>
  *
  * The accounting itself is in {@link org.dpopt.accounting.AblqAccountant}; derivations are in
- * {@code theory-notes/batch-samplers.md}. {@link org.dpopt.sampling.BatchPlan} builds truncated
- * Poisson batches with the paper's Map → group-by-batch → truncate/pad pipeline as pure functions.
+ * {@code theory-notes/batch-samplers.md}.
+ *
+ * <h2>Keyed plans (shared by memory and Spark)</h2>
+ * {@link org.dpopt.sampling.BatchPlan} (Poisson / truncated Poisson: map by geometric skips over the
+ * steps → group by step → truncate by keyed sort keys) and {@link org.dpopt.sampling.ShufflePlan}
+ * (persistent / dynamic shuffles by keyed sort keys) are pure functions of a secret
+ * {@link org.dpopt.sampling.PlanKey} and record ids, evaluated with AES as a pseudorandom function
+ * ({@code KeyedUniforms}). The {@link org.dpopt.sampling.KeyedSampler}s
+ * {@link org.dpopt.sampling.PlannedPoissonSampler} and {@link org.dpopt.sampling.PlannedShuffleSampler}
+ * ({@code planned-poisson}, {@code planned-truncated-poisson}, {@code planned-shuffle-persistent},
+ * {@code planned-shuffle-dynamic}) run them in memory and state the events of the sequential samplers
+ * with the same law; the Spark engine evaluates the same functions on its executors, so the same key
+ * gives the same batches ({@code theory-notes/distributed.md}).
  */
 package org.dpopt.sampling;

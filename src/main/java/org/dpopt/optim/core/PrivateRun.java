@@ -78,13 +78,31 @@ public final class PrivateRun {
         Checks.notNull("problem", problem);
         Checks.notNull("rng", rng);
         Checks.notNull("options", options);
-        checkShape(plan, problem);
+        checkShape(plan, problem.shape(), problem.data().size());
         return new PrivateRun(plan, problem, rng, options);
     }
 
-    private static void checkShape(RunPlan plan, Problem problem) {
+    /**
+     * Starts a run whose data is not in this JVM (a distributed engine computes the data-dependent sums;
+     * noise, updates and the ledger stay here). {@link #problem()} is then unavailable.
+     *
+     * @param shape the public shape of the distributed data (its declared dimension, bound, loss, domain
+     *              and size)
+     * @param rows the actual number of rows (checked against the plan; never released)
+     * @throws IllegalArgumentException as {@link #start(RunPlan, Problem, UniformRandomProvider, RunOptions)}
+     */
+    public static PrivateRun startDistributed(RunPlan plan, ProblemShape shape, long rows, UniformRandomProvider rng,
+            RunOptions options) {
+        Checks.notNull("plan", plan);
+        Checks.notNull("shape", shape);
+        Checks.notNull("rng", rng);
+        Checks.notNull("options", options);
+        checkShape(plan, shape, rows);
+        return new PrivateRun(plan, null, rng, options);
+    }
+
+    private static void checkShape(RunPlan plan, ProblemShape got, long rows) {
         ProblemShape want = plan.shape();
-        ProblemShape got = problem.shape();
         if (got.dimension() != want.dimension()) {
             throw Checks.fail("dimension of the data", "the planned d = " + want.dimension(), got.dimension());
         }
@@ -100,7 +118,6 @@ public final class PrivateRun {
         if (got.size() != want.size()) {
             throw Checks.fail("dataset size of the problem", "the planned n = " + want.size(), got.size());
         }
-        int rows = problem.data().size();
         if (plan.exactSizeRequired() && rows != want.size()) {
             throw Checks.fail("declared dataset size", "equal to the number of rows " + rows + " for "
                     + plan.algorithm() + " (its schedule addresses records by position)", want.size());
@@ -110,8 +127,15 @@ public final class PrivateRun {
         }
     }
 
-    /** The problem being solved (its data is the private input). */
+    /**
+     * The problem being solved (its data is the private input).
+     *
+     * @throws IllegalStateException in a distributed run, whose data is not in this JVM
+     */
     public Problem problem() {
+        if (problem == null) {
+            throw new IllegalStateException("a distributed run has no in-memory problem");
+        }
         return problem;
     }
 

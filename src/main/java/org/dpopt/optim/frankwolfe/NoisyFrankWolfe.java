@@ -26,6 +26,7 @@ import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.optim.core.RunOptions;
+import org.dpopt.oracle.DataPasses;
 import org.dpopt.oracle.GllBisectionProx;
 import org.ejml.data.DMatrixRMaj;
 
@@ -168,7 +169,6 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         Polytope set = s.set();
         int n = data.size();
         int d = data.dimension();
-        int nv = set.vertexCount(d);
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
         set.vertex(0, w);
         ChosenVertex vertex = new ChosenVertex(d);
@@ -178,22 +178,73 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
             margins[i] = vertex.dotRow(data, i);
         }
         DMatrixRMaj g = new DMatrixRMaj(d, 1);
-        double[] scores = new double[nv];
+        double[] scores = new double[set.vertexCount(d)];
         for (long t = 0; t < s.steps(); t++) {
             java.util.Arrays.fill(g.data, 0.0);
             for (int i = 0; i < n; i++) {
                 data.addScaledRow(i, loss.derivative(margins[i], data.label(i)) / n, g);
             }
-            set.scores(g, scores);
-            int j = run.reportNoisyMax(s.rnm(), scores, nv, -1.0);
+            int j = step(run, s, g, scores, t, w);
             double mu = 2.0 / (t + 2);
-            set.moveToward(j, mu, w);
             vertex.load(set, j);
             for (int i = 0; i < n; i++) {
                 margins[i] = (1 - mu) * margins[i] + mu * vertex.dotRow(data, i);
             }
         }
         return w;
+    }
+
+    /**
+     * One step from the full gradient g: the noisy selection through the run, then
+     * w ← (1 − μ_t) w + μ_t v_j with μ_t = 2/(t+2). Modified: w, scores. Returns j.
+     */
+    private static int step(PrivateRun run, Schedule s, DMatrixRMaj g, double[] scores, long t, DMatrixRMaj w) {
+        Polytope set = s.set();
+        set.scores(g, scores);
+        int j = run.reportNoisyMax(s.rnm(), scores, set.vertexCount(w.numRows), -1.0);
+        set.moveToward(j, 2.0 / (t + 2), w);
+        return j;
+    }
+
+    /**
+     * Runs a plan on rows that live elsewhere: the full gradient of every step is
+     * {@code passes.addGradient(loss, w, 1/n)} (a distributed pass; n the plan's size, which must be the
+     * exact number of rows), the selection, the update and the ledger are this JVM's. The same events and
+     * report as {@link #run(Problem, RunPlan, UniformRandomProvider)}; with the same generator the same
+     * vertices are chosen unless two noisy scores tie to rounding. Diagnostics: the gradient evaluations
+     * only.
+     *
+     * @param shape the public shape of the distributed data (must be the plan's)
+     * @param rows the actual number of rows (must equal the planned n)
+     */
+    public OptimizationResult run(DataPasses passes, ProblemShape shape, long rows, RunPlan plan,
+            UniformRandomProvider rng) {
+        Checks.notNull("passes", passes);
+        Schedule s = plan.detail(Schedule.class);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options);
+        if (Double.isFinite(s.supBound())) {
+            passes.requireSupNorm(s.supBound());
+        }
+        int d = shape.dimension();
+        int n = shape.size();
+        DMatrixRMaj w = new DMatrixRMaj(d, 1);
+        s.set().vertex(0, w);
+        DMatrixRMaj g = new DMatrixRMaj(d, 1);
+        double[] scores = new double[s.set().vertexCount(d)];
+        for (long t = 0; t < s.steps(); t++) {
+            java.util.Arrays.fill(g.data, 0.0);
+            passes.addGradient(s.loss(), w, 1.0 / n, g);
+            step(run, s, g, scores, t, w);
+        }
+        if (run.diagnosticsOn()) {
+            run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, s.steps() * rows);
+        }
+        return run.finish(w);
+    }
+
+    /** The loss a plan's gradients use (the Moreau envelope of a non-smooth loss), for distributed passes. */
+    public static GeneralizedLinearLoss gradientLoss(RunPlan plan) {
+        return plan.detail(Schedule.class).loss();
     }
 
     /**

@@ -20,6 +20,7 @@ import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.optim.core.RunOptions;
+import org.dpopt.oracle.BatchGradientSource;
 import org.dpopt.sampling.BatchSampler;
 import org.dpopt.sampling.DynamicShuffleSampler;
 import org.dpopt.sampling.PoissonSampler;
@@ -160,6 +161,27 @@ public final class NoisySgd implements PrivateOptimizer {
         SgdSchedule s = plan.detail(SgdSchedule.class);
         PrivateRun run = PrivateRun.start(plan, problem, rng, options);
         return run.finish(SgdLoop.run(run, s));
+    }
+
+    /**
+     * Runs a plan with batch sums from a source whose rows live elsewhere (a distributed engine): the
+     * same loop, noise, ledger and report as {@link #run(Problem, RunPlan, UniformRandomProvider)}; with
+     * the same generator and a keyed sampler ({@code PlannedPoissonSampler}) the batches are the same.
+     *
+     * @param shape the public shape of the distributed data (must be the plan's)
+     * @param rows the actual number of rows (checked against the plan, never released)
+     */
+    public OptimizationResult run(BatchGradientSource source, ProblemShape shape, long rows, RunPlan plan,
+            UniformRandomProvider rng) {
+        Checks.notNull("source", source);
+        SgdSchedule s = plan.detail(SgdSchedule.class);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options);
+        return run.finish(SgdLoop.run(run, s, source));
+    }
+
+    /** The sampler a plan of this optimizer draws its batches from. */
+    public static BatchSampler sampler(RunPlan plan) {
+        return plan.detail(SgdSchedule.class).sampler();
     }
 
     /** A builder initialised with this optimizer's settings (for sweeps). */

@@ -1,14 +1,13 @@
 package org.dpopt.optim.sgd;
 
-import org.dpopt.data.Dataset;
+import org.dpopt.geometry.ConvexSet;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.Problem;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.oracle.GradientOracle;
-import org.dpopt.oracle.SmoothedLoss;
-import org.dpopt.sampling.BatchSampler;
+import org.dpopt.oracle.BatchGradientSource;
+import org.dpopt.oracle.DatasetBatches;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -23,37 +22,38 @@ final class SgdLoop {
     private SgdLoop() {
     }
 
-    /** Runs the schedule; returns the last (or averaged) iterate. */
+    /** Runs the schedule on the run's in-memory problem; returns the last (or averaged) iterate. */
     static DMatrixRMaj run(PrivateRun run, SgdSchedule s) {
         Problem problem = run.problem();
-        Dataset data = problem.data();
+        return run(run, s, new DatasetBatches(problem.data(), problem.loss()));
+    }
+
+    /**
+     * Runs the schedule with batch sums from a source (in memory or distributed); the noise, the update
+     * and the ledger are the run's, on this JVM.
+     */
+    static DMatrixRMaj run(PrivateRun run, SgdSchedule s, BatchGradientSource source) {
+        ConvexSet domain = run.plan().shape().domain();
         int n = run.plan().shape().size();
-        int d = data.dimension();
-        GradientOracle oracle = SmoothedLoss.runOracle(problem.loss(), d, data.rowNormBound());
-        BatchSampler sampler = s.sampler();
+        int d = run.plan().shape().dimension();
         long steps = s.steps();
         Mutation mutation = run.mutation();
         double clip = mutation == Mutation.NO_CLIPPING ? Double.POSITIVE_INFINITY : s.clip();
-        boolean countReal = run.diagnosticsOn() || mutation == Mutation.REALIZED_BATCH;
 
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
-        problem.domain().project(w);
+        domain.project(w);
         DMatrixRMaj sum = new DMatrixRMaj(d, 1);
-        DMatrixRMaj scratch = new DMatrixRMaj(d, 1);
         DMatrixRMaj avg = s.average() ? new DMatrixRMaj(d, 1) : null;
-        int[] idx = new int[sampler.maxBatchSlots(n)];
-        double[] weights = new double[idx.length];
-        BatchSampler.BatchIterator it = sampler.iterator(n, run.rng());
+        source.open(s.sampler(), n, run.rng());
         long evals = 0;
         double clippedFraction = 0;
         for (long t = 0; t < steps; t++) {
-            int k = it.next(idx, weights);
             Vectors.zero(sum);
-            int clipped = oracle.addClippedBatch(w, data, idx, 0, k, weights, clip, sum, scratch);
-            int real = countReal ? realCount(idx, weights, k, data.size()) : 0;
+            BatchGradientSource.BatchSum b = source.addBatch(t, w, clip, sum);
+            int real = b.rows();
             evals += real;
             if (real > 0) {
-                clippedFraction += (double) clipped / real;
+                clippedFraction += (double) b.clipped() / real;
             }
             run.gaussian(sum, s.clip(), s.stepEvent());
             double normalizer = mutation == Mutation.REALIZED_BATCH ? Math.max(1, real) : s.normalizer();
@@ -62,7 +62,7 @@ final class SgdLoop {
                 Vectors.scale(1 - s.eta() * s.l2(), w);
             }
             Vectors.axpy(scale, sum, w);
-            problem.domain().project(w);
+            domain.project(w);
             if (avg != null) {
                 Vectors.axpy(1.0 / steps, w, avg);
             }
@@ -71,18 +71,8 @@ final class SgdLoop {
         if (run.diagnosticsOn()) {
             run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, evals);
             run.diagnose(Diagnostic.MEAN_CLIPPED_FRACTION, clippedFraction / steps);
-            run.diagnose(Diagnostic.TRAIN_LOSS, problem.empiricalRisk(out));
+            run.diagnose(Diagnostic.TRAIN_LOSS, source.empiricalRisk(out));
         }
         return out;
-    }
-
-    private static int realCount(int[] idx, double[] weights, int k, int rows) {
-        int real = 0;
-        for (int a = 0; a < k; a++) {
-            if (weights[a] != 0 && idx[a] < rows) {
-                real++;
-            }
-        }
-        return real;
     }
 }

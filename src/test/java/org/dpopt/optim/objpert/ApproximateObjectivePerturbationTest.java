@@ -52,15 +52,17 @@ class ApproximateObjectivePerturbationTest {
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
         OptimizationResult s = ApproximateObjectivePerturbation.builder().build().optimize(p, b, Rngs.seeded(1));
         // the failure term 1e-3·δ is set aside first, the rest split in two; λ at (ε/2, δ_M/2), α = M²λ/n²,
-        // σ_H = z(ε/2, δ_M/2)·2√(2α/λ)
+        // σ_H = z(ε/2, δ_M/2)·2r with r = √(2α/λ) + the objective-noise grid's move of the minimizer,
+        // (σ_G/n)·2⁻⁴⁰·√d/2/(2λ)
         double half = 0.5 * 1e-5 * (1 - 1e-3);
         double lam = ObjectivePerturbationNoise.theoremLambda(1, 2, 400, 5, 0.5, half);
         double alpha = 4 * lam / (400.0 * 400);
         assertEquals(lam, s.parameters().real(Param.L2), 1e-15);
         assertEquals(alpha, s.parameters().real(Param.ACCURACY), 1e-20);
-        assertEquals(GaussianMechanism.noiseMultiplier(0.5, half) * 2 * Math.sqrt(2 * alpha / lam),
-                s.parameters().real(Param.SIGMA), 1e-12);
-        assertEquals(2 * Math.sqrt(2 * alpha / lam), s.parameters().real(Param.SENSITIVITY), 1e-15);
+        double grid = s.parameters().real(Param.OBJECTIVE_SIGMA) / 400 * 0x1p-40 * Math.sqrt(5) / 2 / (2 * lam);
+        double r = Math.sqrt(2 * alpha / lam) + grid;
+        assertEquals(GaussianMechanism.noiseMultiplier(0.5, half) * 2 * r, s.parameters().real(Param.SIGMA), 1e-15);
+        assertEquals(2 * r, s.parameters().real(Param.SENSITIVITY), 1e-15);
     }
 
     @Test

@@ -1,0 +1,71 @@
+package org.dpopt.oracle;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Loss;
+import org.dpopt.loss.Problem;
+import org.dpopt.sampling.BatchSampler;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * The in-memory {@link BatchGradientSource}: the sampler's iterator over the rows of a {@link Dataset}
+ * and the clip-and-sum kernel of the loss's per-run oracle ({@link SmoothedLoss#runOracle}: the exact
+ * gradient with the GLL fast path, or a smoothed loss's own oracle). One per run.
+ */
+public final class DatasetBatches implements BatchGradientSource {
+    private final Dataset data;
+    private final Loss loss;
+    private final GradientOracle oracle;
+    private final DMatrixRMaj scratch;
+    private BatchSampler.BatchIterator it;
+    private int[] idx;
+    private double[] weights;
+    private long next;
+
+    /** Batches of the rows of data under loss. */
+    public DatasetBatches(Dataset data, Loss loss) {
+        this.data = Checks.notNull("data", data);
+        this.loss = Checks.notNull("loss", loss);
+        this.oracle = SmoothedLoss.runOracle(loss, data.dimension(), data.rowNormBound());
+        this.scratch = new DMatrixRMaj(data.dimension(), 1);
+    }
+
+    @Override
+    public void open(BatchSampler sampler, int n, UniformRandomProvider rng) {
+        idx = new int[sampler.maxBatchSlots(n)];
+        weights = new double[idx.length];
+        it = sampler.iterator(n, rng);
+        next = 0;
+    }
+
+    @Override
+    public BatchSum addBatch(long step, DMatrixRMaj w, double clip, DMatrixRMaj out) {
+        if (it == null) {
+            throw new IllegalStateException("open() was not called");
+        }
+        if (step != next) {
+            throw Checks.fail("step", "the next step " + next, step);
+        }
+        next++;
+        int k = it.next(idx, weights);
+        int clipped = oracle.addClippedBatch(w, data, idx, 0, k, weights, clip, out, scratch);
+        return new BatchSum(realCount(k), clipped);
+    }
+
+    private int realCount(int k) {
+        int rows = data.size();
+        int real = 0;
+        for (int a = 0; a < k; a++) {
+            if (weights[a] != 0 && idx[a] < rows) {
+                real++;
+            }
+        }
+        return real;
+    }
+
+    @Override
+    public double empiricalRisk(DMatrixRMaj w) {
+        return Problem.of(data, loss).empiricalRisk(w);
+    }
+}

@@ -1,0 +1,204 @@
+package org.dpopt.spark;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
+import org.dpopt.data.Splits;
+import org.dpopt.geometry.ConvexSet;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Loss;
+import org.dpopt.loss.ProblemShape;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * A labelled dataset held by Spark executors: validated rows, projected onto the declared ℓ2 ball, each
+ * with a record id in [0, rows) (its position in the input), cached in blocks of consecutive ids. The
+ * private input of a distributed run: nothing here is released; {@link #rows()} is the actual count,
+ * used only to check declarations.
+ */
+public final class DistributedData {
+    private final SparkSession spark;
+    private final JavaRDD<RowBlock> blocks;
+    private final int d;
+    private final double bound;
+    private final long rows;
+    private final String source;
+
+    DistributedData(SparkSession spark, JavaRDD<RowBlock> blocks, int d, double bound, long rows, String source) {
+        this.spark = spark;
+        this.blocks = blocks;
+        this.d = d;
+        this.bound = bound;
+        this.rows = rows;
+        this.source = source;
+    }
+
+    /** The session. */
+    public SparkSession session() {
+        return spark;
+    }
+
+    JavaRDD<RowBlock> blocks() {
+        return blocks;
+    }
+
+    /** d. */
+    public int dimension() {
+        return d;
+    }
+
+    /** The declared row-norm bound R. */
+    public double rowNormBound() {
+        return bound;
+    }
+
+    /** The actual number of rows (private: for checking declarations, never released). */
+    public long rows() {
+        return rows;
+    }
+
+    /** Where the rows came from. */
+    public String source() {
+        return source;
+    }
+
+    /**
+     * The public shape a plan is made from: the declared size n if one is given (0: none, then the actual
+     * count is used and, as in memory, reported as treated public), d, R, loss and domain.
+     */
+    public ProblemShape shape(Loss loss, ConvexSet domain, int declaredSize) {
+        if (declaredSize < 0) {
+            throw Checks.fail("declaredSize", "positive (or 0 for none)", declaredSize);
+        }
+        boolean declared = declaredSize > 0;
+        return new ProblemShape(declared ? declaredSize : Math.toIntExact(rows), d, bound, loss, domain, declared);
+    }
+
+    /** The number of rows projected onto the ball (non-private diagnostic). */
+    public long projectedRows() {
+        return SparkEngine.call(() -> blocks.map(b -> (long) b.projected).fold(0L, Long::sum));
+    }
+
+    /** The rows as a Spark SQL dataset of (id, features array, label). */
+    public Dataset<Row> toDataFrame() {
+        StructType schema = new StructType()
+                .add("id", DataTypes.LongType, false)
+                .add("features", DataTypes.createArrayType(DataTypes.DoubleType, false), false)
+                .add("label", DataTypes.DoubleType, false);
+        JavaRDD<Row> r = blocks.flatMap(b -> {
+            List<Row> out = new ArrayList<>(b.rows);
+            for (int a = 0; a < b.rows; a++) {
+                Double[] x = new Double[b.d];
+                for (int j = 0; j < b.d; j++) {
+                    x[j] = b.x[a * b.d + j];
+                }
+                out.add(RowFactory.create(b.firstId + a, x, b.y[a]));
+            }
+            return out.iterator();
+        });
+        return spark.createDataFrame(r, schema);
+    }
+
+    /**
+     * Collects the rows to the driver as an in-memory dataset, in id order (tests and small data only).
+     */
+    public org.dpopt.data.Dataset collect() {
+        List<RowBlock> all = new ArrayList<>(blocks.collect());
+        all.sort((a, b) -> Long.compare(a.firstId, b.firstId));
+        double[][] x = new double[Math.toIntExact(rows)][];
+        double[] y = new double[x.length];
+        for (RowBlock b : all) {
+            for (int a = 0; a < b.rows; a++) {
+                x[(int) (b.firstId + a)] = b.row(a);
+                y[(int) (b.firstId + a)] = b.y[a];
+            }
+        }
+        return org.dpopt.data.Dataset.of(x, y, bound);
+    }
+
+    /** Train and test parts. */
+    public record Split(DistributedData train, DistributedData test) {
+    }
+
+    /**
+     * The split {@link Splits#random} makes of the same rows in memory: the test rows are
+     * {@link Splits#randomTestRows}(rows, f, rng) (drawn on the driver from the public split seed's
+     * generator; O(rows) driver memory), train rows keep their order and are renumbered 0, 1, … as the
+     * in-memory subset is.
+     */
+    public Split split(double testFraction, UniformRandomProvider rng) {
+        int[] test = Splits.randomTestRows(Math.toIntExact(rows), testFraction, rng);
+        Broadcast<int[]> bt = SparkEngine.context(spark).broadcast(test);
+        JavaRDD<RowBlock[]> parts = blocks.map(b -> divide(b, bt.value()));
+        JavaRDD<RowBlock> train = parts.filter(p -> p[0] != null).map(p -> p[0]).persist(StorageLevel.MEMORY_AND_DISK());
+        JavaRDD<RowBlock> held = parts.filter(p -> p[1] != null).map(p -> p[1]).persist(StorageLevel.MEMORY_AND_DISK());
+        long nTest = test.length;
+        SparkEngine.call(() -> train.count() + held.count());
+        return new Split(new DistributedData(spark, train, d, bound, rows - nTest, source),
+                new DistributedData(spark, held, d, bound, nTest, source + " (test split)"));
+    }
+
+    /** A block's train rows and test rows, renumbered: a row's new id counts the earlier rows of its part. */
+    private static RowBlock[] divide(RowBlock b, int[] test) {
+        int lo = insertionPoint(test, b.firstId);
+        int hi = insertionPoint(test, b.firstId + b.rows);
+        int nt = hi - lo;
+        int nr = b.rows - nt;
+        double[] xr = new double[nr * b.d];
+        double[] yr = new double[nr];
+        double[] xt = new double[nt * b.d];
+        double[] yt = new double[nt];
+        int r = 0;
+        int t = 0;
+        for (int a = 0; a < b.rows; a++) {
+            boolean isTest = t < nt && test[lo + t] == b.firstId + a;
+            if (isTest) {
+                System.arraycopy(b.x, a * b.d, xt, t * b.d, b.d);
+                yt[t++] = b.y[a];
+            } else {
+                System.arraycopy(b.x, a * b.d, xr, r * b.d, b.d);
+                yr[r++] = b.y[a];
+            }
+        }
+        RowBlock train = nr == 0 ? null : new RowBlock(b.firstId - lo, nr, b.d, b.bound, xr, yr, 0);
+        RowBlock held = nt == 0 ? null : new RowBlock(lo, nt, b.d, b.bound, xt, yt, 0);
+        return new RowBlock[] {train, held};
+    }
+
+    /** The number of entries of the sorted array below v. */
+    private static int insertionPoint(int[] sorted, long v) {
+        int k = Arrays.binarySearch(sorted, (int) Math.min(Integer.MAX_VALUE, v));
+        return k >= 0 ? k : -k - 1;
+    }
+
+    /** The fraction of rows with sign(⟨w, x⟩) = sign(y) (labels y &gt; 0 positive), as {@code Metrics.accuracy}. */
+    public double accuracy(DMatrixRMaj w) {
+        Checks.vector("w", w, d);
+        double[] ws = w.data.clone();
+        long correct = SparkEngine.call(() -> blocks.map(b -> {
+            org.dpopt.data.Dataset ds = b.dataset();
+            DMatrixRMaj wm = DMatrixRMaj.wrap(ws.length, 1, ws);
+            long c = 0;
+            for (int a = 0; a < ds.size(); a++) {
+                c += (ds.dot(a, wm) > 0) == (ds.label(a) > 0) ? 1 : 0;
+            }
+            return c;
+        }).fold(0L, Long::sum));
+        return (double) correct / rows;
+    }
+
+    /** Releases the cached rows. */
+    public void unpersist() {
+        blocks.unpersist(false);
+    }
+}

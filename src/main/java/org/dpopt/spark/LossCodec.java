@@ -1,0 +1,58 @@
+package org.dpopt.spark;
+
+import java.io.Serializable;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.loss.Loss;
+import org.dpopt.loss.Losses;
+import org.dpopt.oracle.GllBisectionProx;
+
+/**
+ * A loss as executors rebuild it: a name from {@link Losses#byName} and, for the Moreau envelope of a
+ * non-smooth loss, its (β, accuracy). Losses are not serializable; their recipe is. Refuses a loss the
+ * recipe would not rebuild equal to itself.
+ */
+final class LossCodec implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String name;
+    private final boolean smoothed;
+    private final double beta;
+    private final double accuracy;
+    private transient GeneralizedLinearLoss loss;
+
+    private LossCodec(String name, boolean smoothed, double beta, double accuracy) {
+        this.name = name;
+        this.smoothed = smoothed;
+        this.beta = beta;
+        this.accuracy = accuracy;
+    }
+
+    /** The recipe of a loss. */
+    static LossCodec of(Loss loss) {
+        Checks.notNull("loss", loss);
+        if (loss instanceof GllBisectionProx p) {
+            LossCodec base = of(p.base());
+            return new LossCodec(base.name, true, p.beta(), p.accuracy());
+        }
+        GeneralizedLinearLoss named;
+        try {
+            named = Losses.byName(loss.name());
+        } catch (IllegalArgumentException e) {
+            named = null;
+        }
+        if (named == null || !named.equals(loss)) {
+            throw Checks.fail("loss", "a named generalized linear loss (" + Losses.NAMES + ") on Spark", loss.name());
+        }
+        return new LossCodec(loss.name(), false, 0, 0);
+    }
+
+    /** The loss (rebuilt once per JVM). */
+    GeneralizedLinearLoss loss() {
+        if (loss == null) {
+            GeneralizedLinearLoss base = Losses.byName(name);
+            loss = smoothed ? GllBisectionProx.of(base, beta, accuracy) : base;
+        }
+        return loss;
+    }
+}

@@ -1,0 +1,214 @@
+package org.dpopt.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.dpopt.data.Dataset;
+import org.dpopt.geometry.ConvexSets;
+import org.dpopt.geometry.Polytope;
+import org.dpopt.geometry.Polytopes;
+import org.dpopt.loss.Losses;
+import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.noise.Rngs;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
+import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.sampling.PlanKey;
+import org.dpopt.sampling.PlannedPoissonSampler;
+import org.dpopt.sampling.Samplers;
+import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same key, the same batches; the same generator, the same model and report: the Spark engine
+ * against the in-memory one on n = 10⁴ synthetic rows (d = 8) read from one CSV file by both readers.
+ * All comparisons are deterministic (fixed seeds); none can pass by chance.
+ */
+class SparkEngineAgreementTest {
+
+    static final int N = 10_000;
+    static final int D = 8;
+    @TempDir
+    static Path dir;
+    static Dataset memory;
+    static DistributedData spark;
+
+    @BeforeAll
+    static void read() throws Exception {
+        SparkTests.Both both = SparkTests.logistic(dir, N, D, 1);
+        memory = both.memory();
+        spark = both.spark();
+    }
+
+    @Test
+    void readersGiveTheSameRowsBitForBit() {
+        assertEquals(N, spark.rows());
+        assertEquals(D, spark.dimension());
+        Dataset back = spark.collect();
+        assertArrayEquals(memory.features().data, back.features().data);
+        assertArrayEquals(memory.labels(), back.labels());
+    }
+
+    @Test
+    void sameKeySameBatchesEveryStepPoissonAndTruncated() {
+        for (PlannedPoissonSampler s : new PlannedPoissonSampler[] {new PlannedPoissonSampler(100, 100, 0),
+                new PlannedPoissonSampler(100, 100, 100)}) {
+            int[][] want = s.plan(N, PlanKey.draw(Rngs.seeded(7))).materialize();
+            for (SparkBatches.Layout layout : SparkBatches.Layout.values()) {
+                SparkBatches b = new SparkBatches(spark, Losses.logistic(), null, layout);
+                b.open(s, N, Rngs.seeded(7));
+                Map<Long, long[]> got = b.members();
+                int truncatedSteps = 0;
+                for (int t = 0; t < 100; t++) {
+                    long[] g = got.getOrDefault((long) t, new long[0]);
+                    assertArrayEquals(java.util.Arrays.stream(want[t]).asLongStream().toArray(), g,
+                            s.name() + " " + layout + " step " + t);
+                    truncatedSteps += g.length == 100 ? 1 : 0;
+                }
+                if (s.truncated()) {
+                    // Bin(10⁴, 0.01) > 100 has probability 0.47: some of 100 steps are cut (false failure 1e-27)
+                    assertTrue(truncatedSteps > 0, "some steps truncated");
+                }
+            }
+        }
+    }
+
+    @Test
+    void sameKeySameBatchesForKeyedShuffles() {
+        for (boolean persistent : new boolean[] {true, false}) {
+            org.dpopt.sampling.PlannedShuffleSampler s = new org.dpopt.sampling.PlannedShuffleSampler(500, 2, persistent);
+            int[][] want = s.plan(N, PlanKey.draw(Rngs.seeded(8))).materialize();
+            SparkBatches b = new SparkBatches(spark, Losses.logistic(), null);
+            b.open(s, N, Rngs.seeded(8));
+            Map<Long, long[]> got = b.members();
+            assertEquals(40, want.length);
+            boolean[] seen = new boolean[N];
+            for (int t = 0; t < 40; t++) {
+                assertArrayEquals(java.util.Arrays.stream(want[t]).asLongStream().toArray(), got.get((long) t),
+                        s.name() + " step " + t);
+                if (t < 20) {
+                    for (int i : want[t]) {
+                        assertTrue(!seen[i], "each record once per epoch");
+                        seen[i] = true;
+                    }
+                }
+            }
+            boolean sameEpochs = java.util.Arrays.deepEquals(java.util.Arrays.copyOfRange(want, 0, 20),
+                    java.util.Arrays.copyOfRange(want, 20, 40));
+            assertEquals(persistent, sameEpochs, "persistent: the same batches every epoch; dynamic: new ones");
+        }
+    }
+
+    @Test
+    void eachStepReadsOnlyItsOwnBatch() {
+        PlannedPoissonSampler s = new PlannedPoissonSampler(100, 100, 130);
+        for (SparkBatches.Layout layout : SparkBatches.Layout.values()) {
+            SparkBatches b = new SparkBatches(spark, Losses.logistic(), null, layout);
+            b.open(s, N, Rngs.seeded(3));
+            Map<Long, long[]> members = b.members();
+            assertTrue(b.planPartitions() >= 2, "the plan is spread over partitions: " + b.planPartitions());
+            DMatrixRMaj w = new DMatrixRMaj(D, 1);
+            for (long t = 0; t < 100; t += 9) {
+                b.addBatch(t, w, 1.0, new DMatrixRMaj(D, 1));
+                SparkBatches.StepStats st = b.lastStep();
+                assertEquals(members.getOrDefault(t, new long[0]).length, st.rowsRead(), layout + " rows read at " + t);
+                assertTrue(st.rowsRead() <= 130, "at most B rows");
+                if (layout == SparkBatches.Layout.BY_STEP) {
+                    assertEquals(1, st.partitions(), "one partition per step");
+                    assertTrue(st.batchesVisited() <= 100 / b.planPartitions() + 1, "batches " + st.batchesVisited());
+                } else {
+                    assertEquals(b.planPartitions(), st.partitions(), "one task per block, each on its own members");
+                }
+            }
+        }
+    }
+
+    @Test
+    void driverSampledStepsReadOnlyTheirBatch() {
+        org.dpopt.sampling.PoissonSampler s = new org.dpopt.sampling.PoissonSampler(100, 20);
+        org.dpopt.sampling.BatchSampler.BatchIterator it = s.iterator(N, Rngs.seeded(6));
+        int[] idx = new int[N];
+        double[] w = new double[N];
+        SparkBatches b = new SparkBatches(spark, Losses.logistic(), null);
+        b.open(s, N, Rngs.seeded(6));
+        for (long t = 0; t < 20; t++) {
+            int k = it.next(idx, w);
+            b.addBatch(t, new DMatrixRMaj(D, 1), 1.0, new DMatrixRMaj(D, 1));
+            assertEquals(k, b.lastStep().rowsRead(), "rows read = the in-memory sampler's batch at step " + t);
+        }
+    }
+
+    @Test
+    void dpSgdSameGeneratorSameModelAndReport() {
+        for (String sampler : new String[] {"poisson", "truncated-poisson", "shuffle-dynamic", "planned-poisson",
+            "planned-truncated-poisson", "planned-shuffle-dynamic"}) {
+            NoisySgd opt = NoisySgd.builder().sampler(Samplers.byName(sampler)).batchSize(200).epochs(2)
+                    .learningRate(0.5).build();
+            Problem problem = Problem.of(memory, Losses.logistic());
+            RunPlan plan = opt.plan(problem.shape(), PrivacyBudget.of(1.0, 1e-5));
+            OptimizationResult mem = opt.run(problem, plan, Rngs.seeded(11));
+            ProblemShape shape = spark.shape(Losses.logistic(), ConvexSets.unconstrained(), 0);
+            OptimizationResult dist = opt.run(new SparkBatches(spark, Losses.logistic(), null), shape, spark.rows(),
+                    plan, Rngs.seeded(11));
+            assertClose(mem.solution(), dist.solution(), 1e-9);
+            assertEquals(mem.privacy(), dist.privacy());
+            assertEquals(plan.statement(), dist.ledger(), "ledger == statement");
+            assertEquals(mem.ledger(), dist.ledger());
+            if (sampler.startsWith("planned-")) {
+                OptimizationResult byStep = opt.run(new SparkBatches(spark, Losses.logistic(), null,
+                        SparkBatches.Layout.BY_STEP), shape, spark.rows(), plan, Rngs.seeded(11));
+                assertArrayEquals(mem.solution().data, byStep.solution().data, "by-step layout: bit for bit");
+            }
+            OptimizationResult other = opt.run(new SparkBatches(spark, Losses.logistic(), null), shape, spark.rows(),
+                    plan, Rngs.seeded(12));
+            assertNotEquals(dist.solution().get(0), other.solution().get(0), "another seed, another model");
+        }
+    }
+
+    @Test
+    void dpSgdSecureByDefaultRunsAndDiffers() {
+        NoisySgd opt = NoisySgd.builder().sampler(Samplers.byName("planned-poisson")).batchSize(500).epochs(1).build();
+        ProblemShape shape = spark.shape(Losses.logistic(), ConvexSets.unconstrained(), 0);
+        RunPlan plan = opt.plan(shape, PrivacyBudget.of(1.0, 1e-5));
+        OptimizationResult a = opt.run(new SparkBatches(spark, Losses.logistic(), null), shape, N, plan, Rngs.secure());
+        OptimizationResult b = opt.run(new SparkBatches(spark, Losses.logistic(), null), shape, N, plan, Rngs.secure());
+        assertEquals("secure", a.noise());
+        assertNotEquals(a.solution().get(0), b.solution().get(0));
+        assertEquals(plan.statement(), a.ledger());
+    }
+
+    @Test
+    void noisyFrankWolfeSameGeneratorSameModelAndReport() {
+        Polytope l1 = Polytopes.l1Ball(5);
+        NoisyFrankWolfe opt = NoisyFrankWolfe.builder().iterations(40).build();
+        Problem problem = Problem.of(memory, Losses.logistic(), l1);
+        RunPlan plan = opt.plan(problem.shape(), PrivacyBudget.of(1.0, 1e-5));
+        OptimizationResult mem = opt.run(problem, plan, Rngs.seeded(5));
+        SparkPasses passes = new SparkPasses(spark);
+        OptimizationResult dist = opt.run(passes, spark.shape(Losses.logistic(), l1, 0), spark.rows(), plan,
+                Rngs.seeded(5));
+        assertEquals(40, passes.passes(), "one distributed full-gradient pass per step");
+        assertClose(mem.solution(), dist.solution(), 1e-9);
+        assertEquals(mem.privacy(), dist.privacy());
+        assertEquals(plan.statement(), dist.ledger());
+    }
+
+    static void assertClose(DMatrixRMaj want, DMatrixRMaj got, double rel) {
+        double num = 0;
+        double den = 0;
+        for (int j = 0; j < want.numRows; j++) {
+            num += (want.data[j] - got.data[j]) * (want.data[j] - got.data[j]);
+            den += want.data[j] * want.data[j];
+        }
+        assertTrue(Math.sqrt(num) <= rel * Math.sqrt(den), "relative error " + Math.sqrt(num / den));
+    }
+}
