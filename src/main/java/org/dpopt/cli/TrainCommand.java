@@ -14,11 +14,9 @@ import org.dpopt.data.Dataset;
 import org.dpopt.data.DatasetIO;
 import org.dpopt.data.Splits;
 import org.dpopt.linalg.Checks;
-import org.dpopt.loss.Loss;
-import org.dpopt.loss.Losses;
+import org.dpopt.models.Model;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.Metrics;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
@@ -73,8 +71,18 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--delta", description = "Target delta in (0,1).")
     Double delta;
     @Option(names = "--loss", description = "Loss: logistic|hinge|absolute|squared|huber|smoothed-hinge|"
-            + "phase-retrieval|sigmoid|cauchy (default per algorithm).")
+            + "phase-retrieval|sigmoid|cauchy|multinomial (default per algorithm; multinomial when the training labels "
+            + "are not 0/1 or -1/+1, or --classes K >= 3).")
     String loss;
+    @Option(names = "--classes", description = "Declare the number of classes K (labels 0..K-1; 2 for a binary loss). "
+            + "Default: from the training labels, a class set then treated as public.")
+    Integer classes;
+    @Option(names = "--intercept", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Fit an intercept (the default); --no-intercept turns it off.")
+    boolean intercept;
+    @Option(names = "--intercept-scale", description = "The constant c of the intercept's column (default R/2); the "
+            + "declared row bound becomes sqrt(R^2 + c^2).")
+    Double interceptScale;
     @Option(names = "--seed", description = "Research mode: seed all noise and sampling (reproducible, NOT private "
             + "unless the seed is secret and random). Default: secure noise.")
     Long seed;
@@ -82,7 +90,8 @@ final class TrainCommand implements Callable<Integer> {
     boolean secure;
     @Option(names = "--diagnostics", description = "Also compute non-private diagnostics (printed apart, labelled).")
     boolean diagnostics;
-    @Option(names = "--model-out", description = "Write the model (one weight per line).")
+    @Option(names = "--model-out", description = "Write the model file (versioned JSON: weights, intercept, classes, "
+            + "declared bounds, algorithm, privacy report; read it with dpopt predict).")
     Path modelOut;
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
@@ -103,7 +112,6 @@ final class TrainCommand implements Callable<Integer> {
         if (testFraction != null && testData != null) {
             throw Checks.fail("--test-fraction", "absent when --test-data is given", testFraction);
         }
-        Loss lossFn = Losses.byName(args.loss());
         PrivateOptimizer opt = alg.build(args);
         if (modelOut != null) {
             OutputPaths.check("--model-out", modelOut, data, testData);
@@ -125,17 +133,20 @@ final class TrainCommand implements Callable<Integer> {
             train = s.train();
             test = s.test();
         }
-        Problem problem = Problem.of(train, lossFn, alg.domain(args));
-        if (datasetSize != null) {
-            problem = problem.withDeclaredSize(Checks.atLeastOne("--dataset-size", datasetSize));
+        TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, alg.defaultLoss(), classes, intercept,
+                interceptScale, alg.domain(args), datasetSize), trainRead.dataset(), train, "--data");
+        if (testData != null) {
+            setup.loss().checkLabels(test, "--test-data");
         }
+        Problem problem = setup.problem();
         UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
 
         long t0 = System.nanoTime();
         OptimizationResult r = opt.optimize(problem, budget, rng);
         double seconds = (System.nanoTime() - t0) / 1e9;
 
-        Map<String, Object> out = release(r, lossFn, problem, test, seconds);
+        Model model = Model.fromRun(r, problem, rowNormBound, setup.classes(), setup.notes());
+        Map<String, Object> out = release(r, model, problem, test, seconds);
         if (diagnostics) {
             Map<String, Object> diag = new LinkedHashMap<>(r.nonPrivateDiagnostics().asMap());
             diag.put("train_rows", train.size());
@@ -146,11 +157,7 @@ final class TrainCommand implements Callable<Integer> {
             out.put("non_private_diagnostics", diag);
         }
         if (modelOut != null) {
-            StringBuilder sb = new StringBuilder();
-            for (double v : r.solution().data) {
-                sb.append(v).append('\n');
-            }
-            OutputPaths.writeAtomically(modelOut, sb.toString());
+            OutputPaths.writeAtomically(modelOut, model.toJson());
         }
         PrintWriter err = spec.commandLine().getErr();
         if (seed != null) {
@@ -165,11 +172,15 @@ final class TrainCommand implements Callable<Integer> {
     }
 
     /** The private release and held-out metrics, in a stable key order. */
-    private Map<String, Object> release(OptimizationResult r, Loss lossFn, Problem problem, Dataset test,
+    private Map<String, Object> release(OptimizationResult r, Model model, Problem problem, Dataset test,
             double seconds) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("algorithm", algorithm);
-        out.put("loss", lossFn.name());
+        out.put("loss", model.loss());
+        if (model.kind() != Model.Kind.REGRESSION) {
+            out.put("classes", labels(model.classes()));
+        }
+        out.put("fit_intercept", model.fitIntercept());
         Json.putEpsilon(out, "epsilon", r.privacy().epsilon());
         out.put("epsilon_lower", Json.finiteOrNull(r.privacy().epsilonLower()));
         out.put("delta", Json.finiteOrNull(r.privacy().delta()));
@@ -177,9 +188,9 @@ final class TrainCommand implements Callable<Integer> {
         out.put("relation", r.privacy().relation().toString());
         out.put("noise", r.noise());
         out.put("parameters", r.parameters().asMap());
-        out.put("privacy", r.privacy().toString());
-        if (lossFn.isClassification()) {
-            out.put("test_accuracy", Metrics.accuracy(r.solution(), test));
+        out.put("privacy", model.privacy().toString());
+        if (model.kind() != Model.Kind.REGRESSION) {
+            out.put("test_accuracy", model.accuracy(test));
         }
         out.put("test_loss", Json.finiteOrNull(problem.withData(test).empiricalRisk(r.solution())));
         if (testData != null) {
@@ -191,6 +202,14 @@ final class TrainCommand implements Callable<Integer> {
             out.put("seed", seed);
         }
         return out;
+    }
+
+    private static List<Long> labels(double[] classes) {
+        List<Long> l = new ArrayList<>();
+        for (double c : classes) {
+            l.add((long) c);
+        }
+        return l;
     }
 
     private void print(Map<String, Object> out) {

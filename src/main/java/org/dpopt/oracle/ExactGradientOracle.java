@@ -5,6 +5,7 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
+import org.dpopt.loss.MultinomialLogisticLoss;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -49,6 +50,9 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
     @Override
     public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
             double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
+        if (loss instanceof MultinomialLogisticLoss m) {
+            return addClippedMultinomial(m, w, data, idx, from, to, weights, clip, out, scratch);
+        }
         if (!(loss instanceof GeneralizedLinearLoss gll)) {
             return GradientOracle.super.addClippedBatch(w, data, idx, from, to, weights, clip, out, scratch);
         }
@@ -68,6 +72,27 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
                 clipped++;
             }
             data.addScaledRow(i, g * scale * omega, out);
+        }
+        return clipped;
+    }
+
+    /**
+     * The multinomial fast path: ‖(p − e_y) ⊗ x‖ = ‖p − e_y‖·‖x‖ from the row norm, the k scores kept in
+     * the scratch vector (length k·d ≥ k), so the batch never forms a k·d gradient.
+     */
+    private static int addClippedMultinomial(MultinomialLogisticLoss m, DMatrixRMaj w, Dataset data, int[] idx,
+            int from, int to, double[] weights, double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
+        int rows = data.size();
+        int clipped = 0;
+        for (int a = from; a < to; a++) {
+            double omega = weights == null ? 1.0 : weights[a];
+            int i = idx[a];
+            if (omega == 0 || i >= rows) {
+                continue;
+            }
+            if (m.addClippedGradient(w, data, i, omega, clip, out, scratch.data)) {
+                clipped++;
+            }
         }
         return clipped;
     }

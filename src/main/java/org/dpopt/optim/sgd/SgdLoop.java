@@ -28,7 +28,7 @@ final class SgdLoop {
         Problem problem = run.problem();
         Dataset data = problem.data();
         int n = run.plan().shape().size();
-        int d = data.dimension();
+        int d = problem.parameterDimension();
         GradientOracle oracle = SmoothedLoss.runOracle(problem.loss(), d, data.rowNormBound());
         BatchSampler sampler = s.sampler();
         long steps = s.steps();

@@ -1,0 +1,80 @@
+package org.dpopt.models;
+
+import java.util.List;
+import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Losses;
+import org.dpopt.optim.PrivateOptimizer;
+
+/**
+ * Differentially private linear regression (least squares) in the scikit-learn idiom, with an
+ * intercept by default:
+ * <pre>{@code
+ *   Model m = DpLinearRegression.builder().epsilon(1).delta(1e-5).labelBound(1).build().fit(train);
+ *   m.predict(x); m.privacy();
+ * }</pre>
+ *
+ * <p>The loss is ½(s − y)² on the declared range |s| ≤ B, |y| ≤ B for the label bound B (beyond it the
+ * loss continues linearly, so its derivative stays within 2B — {@code Losses.squared(B, B)}); the fit
+ * runs practical DP-SGD with its defaults, whose sensitivity is the clip norm, from public quantities
+ * only. Labels are used as given (a label outside ±B only has its gradient clamped). Noise is secure
+ * unless {@link EstimatorBuilder#seed} asks for research mode.
+ */
+public final class DpLinearRegression {
+    private final FitSettings settings;
+    private final double labelBound;
+
+    private DpLinearRegression(Builder b) {
+        this.settings = b.settings();
+        this.labelBound = b.labelBound;
+    }
+
+    /** A builder; {@code epsilon} and {@code delta} are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The optimizer fits run with (DP-SGD unless one was given). */
+    public PrivateOptimizer optimizer() {
+        return settings.optimizer();
+    }
+
+    /** Fits on a dataset (its declared row-norm bound R is public). */
+    public Model fit(Dataset train) {
+        Checks.notNull("train", train);
+        return settings.fit(train, Losses.squared(labelBound, labelBound), new double[0], List.of());
+    }
+
+    /**
+     * Fits on in-memory rows x (n×d) and targets y with the declared bound R ({@code rowNormBound},
+     * default 1): longer rows are projected onto the R-ball. Not modified: x, y.
+     */
+    public Model fit(double[][] x, double[] y) {
+        return fit(settings.dataset(x, y));
+    }
+
+    /** Builder. */
+    public static final class Builder extends EstimatorBuilder<Builder> {
+        private double labelBound = 1.0;
+
+        private Builder() {
+        }
+
+        @Override
+        Builder self() {
+            return this;
+        }
+
+        /** The declared bound B on |y| and on the predictions' range of the squared loss (default 1). */
+        public Builder labelBound(double b) {
+            Checks.finite("labelBound", Checks.positive("labelBound", b));
+            this.labelBound = b;
+            return this;
+        }
+
+        /** The estimator. */
+        public DpLinearRegression build() {
+            return new DpLinearRegression(this);
+        }
+    }
+}
