@@ -73,8 +73,8 @@ public final class Labels {
     }
 
     private static BinaryEncoding fail(Dataset data, String source, int i) {
-        throw Checks.fail("label of row " + i + " of " + source, "0 or 1 (or -1 or +1) for a binary loss; use "
-                + "--loss multinomial (labels 0..k-1) for more classes", label(data.label(i)));
+        throw Checks.fail("label of row " + i + " of " + source, "0 or 1 (or -1 or +1) for a binary loss; use the "
+                + "multinomial loss (labels 0..k-1) for more classes", label(data.label(i)));
     }
 
     /** True if every label is in {0, 1}, or every label is in {−1, +1}. */
