@@ -15,8 +15,8 @@ import org.dpopt.loss.Problem;
  * labels before any training:
  * <ul>
  * <li>the loss is {@code --loss}, else the algorithm's default — except that a classification default
- * becomes {@code multinomial} when {@code --classes K} ≥ 3 is declared or the training labels are not
- * a binary encoding ({0, 1} or {−1, +1});</li>
+ * becomes {@code multinomial} when {@code --classes K} ≥ 3 is declared or the training labels take three
+ * or more values (and are not a binary encoding {0, 1} or {−1, +1});</li>
  * <li>a binary loss refuses labels outside one binary encoding; {@code multinomial} refuses labels
  * outside 0..K−1, K from {@code --classes} or else 1 + the largest training label (the class set is
  * then derived from the labels and the report says it is treated as public); a classifier refuses
@@ -80,6 +80,7 @@ record TrainSetup(Loss loss, double[] classes, List<String> notes, Problem probl
                             + "more classes)", f.classes());
                 }
                 Labels.BinaryEncoding e = Labels.binaryEncoding(file, source);
+                Labels.requireTwoClasses(file, source);
                 classes = new double[] {e.negative(), e.positive()};
             } else if (f.classes() != null) {
                 throw Checks.fail("--classes", "absent for the regression loss " + name, f.classes());
@@ -100,7 +101,8 @@ record TrainSetup(Loss loss, double[] classes, List<String> notes, Problem probl
             return f.loss();
         }
         Loss dflt = Losses.byName(f.defaultLoss());
-        boolean multi = f.classes() != null ? f.classes() >= 3 : !Labels.isBinaryEncoded(train);
+        boolean multi = f.classes() != null ? f.classes() >= 3
+                : !Labels.isBinaryEncoded(train) && Labels.distinct(train).length >= 3;
         return dflt.isClassification() && multi ? Losses.MULTINOMIAL : f.defaultLoss();
     }
 
