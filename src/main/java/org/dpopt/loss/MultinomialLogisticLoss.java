@@ -44,15 +44,28 @@ public record MultinomialLogisticLoss(int classes) implements Loss {
     public double value(DMatrixRMaj w, Dataset data, int i) {
         int d = data.dimension();
         int y = label(data, i);
+        double max = maxScore(w, data, i);
+        return max + Math.log(partition(w, data, i, max)) - data.dot(i, w.data, y * d);
+    }
+
+    /** max_c u_c of row i. */
+    private double maxScore(DMatrixRMaj w, Dataset data, int i) {
+        int d = data.dimension();
         double max = Double.NEGATIVE_INFINITY;
         for (int c = 0; c < classes; c++) {
             max = Math.max(max, data.dot(i, w.data, c * d));
         }
+        return max;
+    }
+
+    /** Σ_c e^{u_c − max} of row i. */
+    private double partition(DMatrixRMaj w, Dataset data, int i, double max) {
+        int d = data.dimension();
         double z = 0;
         for (int c = 0; c < classes; c++) {
             z += Math.exp(data.dot(i, w.data, c * d) - max);
         }
-        return max + Math.log(z) - data.dot(i, w.data, y * d);
+        return z;
     }
 
     /** Writes (p − e_y) ⊗ x_i into out (k·d). Recomputes the k scores instead of allocating. */
@@ -60,14 +73,8 @@ public record MultinomialLogisticLoss(int classes) implements Loss {
     public void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out) {
         int d = data.dimension();
         int y = label(data, i);
-        double max = Double.NEGATIVE_INFINITY;
-        for (int c = 0; c < classes; c++) {
-            max = Math.max(max, data.dot(i, w.data, c * d));
-        }
-        double z = 0;
-        for (int c = 0; c < classes; c++) {
-            z += Math.exp(data.dot(i, w.data, c * d) - max);
-        }
+        double max = maxScore(w, data, i);
+        double z = partition(w, data, i, max);
         java.util.Arrays.fill(out.data, 0, classes * d, 0.0);
         for (int c = 0; c < classes; c++) {
             double g = Math.exp(data.dot(i, w.data, c * d) - max) / z - (c == y ? 1 : 0);

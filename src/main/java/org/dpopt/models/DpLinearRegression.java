@@ -4,7 +4,6 @@ import java.util.List;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Losses;
-import org.dpopt.optim.PrivateOptimizer;
 
 /**
  * Differentially private linear regression (least squares) in the scikit-learn idiom, with an
@@ -20,12 +19,11 @@ import org.dpopt.optim.PrivateOptimizer;
  * only. Labels are used as given (a label outside ±B only has its gradient clamped). Noise is secure
  * unless {@link EstimatorBuilder#seed} asks for research mode.
  */
-public final class DpLinearRegression {
-    private final FitSettings settings;
+public final class DpLinearRegression extends Estimator {
     private final double labelBound;
 
     private DpLinearRegression(Builder b) {
-        this.settings = b.settings();
+        super(b.settings());
         this.labelBound = b.labelBound;
     }
 
@@ -34,23 +32,11 @@ public final class DpLinearRegression {
         return new Builder();
     }
 
-    /** The optimizer fits run with (DP-SGD unless one was given). */
-    public PrivateOptimizer optimizer() {
-        return settings.optimizer();
-    }
-
     /** Fits on a dataset (its declared row-norm bound R is public). */
+    @Override
     public Model fit(Dataset train) {
         Checks.notNull("train", train);
         return settings.fit(train, Losses.squared(labelBound, labelBound), new double[0], List.of());
-    }
-
-    /**
-     * Fits on in-memory rows x (n×d) and targets y with the declared bound R ({@code rowNormBound},
-     * default 1): longer rows are projected onto the R-ball. Not modified: x, y.
-     */
-    public Model fit(double[][] x, double[] y) {
-        return fit(settings.dataset(x, y));
     }
 
     /** Builder. */

@@ -7,7 +7,6 @@ import org.dpopt.data.Labels;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
-import org.dpopt.optim.PrivateOptimizer;
 
 /**
  * Differentially private logistic regression in the scikit-learn idiom: binary (labels {0, 1} or
@@ -32,12 +31,11 @@ import org.dpopt.optim.PrivateOptimizer;
  * <p>Comparable to diffprivlib's {@code LogisticRegression} (which splits ε over k one-vs-rest fits)
  * and Opacus' {@code make_private} on a linear layer.
  */
-public final class DpLogisticRegression {
-    private final FitSettings settings;
+public final class DpLogisticRegression extends Estimator {
     private final int classes;
 
     private DpLogisticRegression(Builder b) {
-        this.settings = b.settings();
+        super(b.settings());
         this.classes = b.classes;
     }
 
@@ -46,16 +44,12 @@ public final class DpLogisticRegression {
         return new Builder();
     }
 
-    /** The optimizer fits run with (DP-SGD unless one was given). */
-    public PrivateOptimizer optimizer() {
-        return settings.optimizer();
-    }
-
     /**
      * Fits on a dataset (its declared row-norm bound R is the public bound the sensitivity rests on).
      *
      * @throws IllegalArgumentException on labels outside the class set or a single class
      */
+    @Override
     public Model fit(Dataset train) {
         Checks.notNull("train", train);
         Labels.requireTwoClasses(train, "the training data");
@@ -80,15 +74,6 @@ public final class DpLogisticRegression {
             labels[c] = c;
         }
         return settings.fit(train, Losses.multinomial(k), labels, notes);
-    }
-
-    /**
-     * Fits on in-memory rows x (n×d) and labels y, with the declared bound R ({@code rowNormBound},
-     * default 1): rows longer than R are projected onto the R-ball, a per-row map that keeps the
-     * privacy argument (scaling features with data statistics would not). Not modified: x, y.
-     */
-    public Model fit(double[][] x, double[] y) {
-        return fit(settings.dataset(x, y));
     }
 
     /** Builder. */

@@ -45,15 +45,16 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
 
     /**
      * The clip-and-sum kernel with the clip norm C (the oracle's own bound L is not applied on top: C
-     * is the release's sensitivity). GLL fast path: g = φ′(⟨w, x_i⟩, y_i), ‖∇‖ = |g|·‖x_i‖.
+     * is the release's sensitivity). Fast paths that never form the gradient vector: for a GLL
+     * g = φ′(⟨w, x_i⟩, y_i) and ‖∇‖ = |g|·‖x_i‖; for the multinomial loss ‖∇‖ = ‖p − e_y‖·‖x_i‖ with the
+     * k scores kept in the scratch vector (length k·d ≥ k). Other losses take the generic kernel.
      */
     @Override
     public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
             double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
-        if (loss instanceof MultinomialLogisticLoss m) {
-            return addClippedMultinomial(m, w, data, idx, from, to, weights, clip, out, scratch);
-        }
-        if (!(loss instanceof GeneralizedLinearLoss gll)) {
+        MultinomialLogisticLoss multi = loss instanceof MultinomialLogisticLoss m ? m : null;
+        GeneralizedLinearLoss gll = loss instanceof GeneralizedLinearLoss g ? g : null;
+        if (multi == null && gll == null) {
             return GradientOracle.super.addClippedBatch(w, data, idx, from, to, weights, clip, out, scratch);
         }
         int rows = data.size();
@@ -64,36 +65,27 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
             if (omega == 0 || i >= rows) {
                 continue;
             }
-            double g = gll.derivative(data.dot(i, w), data.label(i));
-            double norm = Math.abs(g) * data.rowNorm(i);
-            double scale = 1.0;
-            if (norm > clip) {
-                scale = clip / norm;
+            boolean c = multi != null ? multi.addClippedGradient(w, data, i, omega, clip, out, scratch.data)
+                    : addClippedGll(gll, w, data, i, omega, clip, out);
+            if (c) {
                 clipped++;
             }
-            data.addScaledRow(i, g * scale * omega, out);
         }
         return clipped;
     }
 
-    /**
-     * The multinomial fast path: ‖(p − e_y) ⊗ x‖ = ‖p − e_y‖·‖x‖ from the row norm, the k scores kept in
-     * the scratch vector (length k·d ≥ k), so the batch never forms a k·d gradient.
-     */
-    private static int addClippedMultinomial(MultinomialLogisticLoss m, DMatrixRMaj w, Dataset data, int[] idx,
-            int from, int to, double[] weights, double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
-        int rows = data.size();
-        int clipped = 0;
-        for (int a = from; a < to; a++) {
-            double omega = weights == null ? 1.0 : weights[a];
-            int i = idx[a];
-            if (omega == 0 || i >= rows) {
-                continue;
-            }
-            if (m.addClippedGradient(w, data, i, omega, clip, out, scratch.data)) {
-                clipped++;
-            }
+    /** out ← out + ω·clip_C(φ′·x_i) with the norm |φ′|·‖x_i‖; true if clipped. */
+    private static boolean addClippedGll(GeneralizedLinearLoss gll, DMatrixRMaj w, Dataset data, int i, double omega,
+            double clip, DMatrixRMaj out) {
+        double g = gll.derivative(data.dot(i, w), data.label(i));
+        double norm = Math.abs(g) * data.rowNorm(i);
+        double scale = 1.0;
+        boolean clipped = false;
+        if (norm > clip) {
+            scale = clip / norm;
+            clipped = true;
         }
+        data.addScaledRow(i, g * scale * omega, out);
         return clipped;
     }
 }

@@ -28,11 +28,7 @@ class MulticlassCliTest {
     }
 
     static String[] train(Path data, Path model, String... extra) {
-        String[] base = {"train", "--algorithm", "dp-sgd", "--data", data.toString(), "--epsilon", "1", "--delta",
-            "1e-5", "--epochs", "3", "--model-out", model.toString(), "--json"};
-        String[] all = java.util.Arrays.copyOf(base, base.length + extra.length);
-        System.arraycopy(extra, 0, all, base.length, extra.length);
-        return all;
+        return TrainReleaseCliTest.train(data, model, extra);
     }
 
     @Test

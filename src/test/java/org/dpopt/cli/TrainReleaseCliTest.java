@@ -37,7 +37,7 @@ class TrainReleaseCliTest {
         return k;
     }
 
-    private static String[] train(Path data, Path model, String... extra) {
+    static String[] train(Path data, Path model, String... extra) {
         String[] base = {"train", "--algorithm", "dp-sgd", "--data", data.toString(), "--epsilon", "1", "--delta",
             "1e-5", "--epochs", "3", "--model-out", model.toString(), "--json"};
         String[] all = java.util.Arrays.copyOf(base, base.length + extra.length);
