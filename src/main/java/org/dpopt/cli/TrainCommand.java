@@ -116,25 +116,11 @@ final class TrainCommand implements Callable<Integer> {
         if (modelOut != null) {
             OutputPaths.check("--model-out", modelOut, data, testData);
         }
-        DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
-        DatasetIO.ReadResult trainRead = read(data, policy);
-        Dataset train;
-        Dataset test;
-        if (testData != null) {
-            train = trainRead.dataset();
-            test = read(testData, policy).dataset();
-            if (test.dimension() != train.dimension()) {
-                throw Checks.fail("number of features in --test-data", "equal to the training data's " + train.dimension(),
-                        test.dimension());
-            }
-        } else {
-            Splits.Split s = Splits.random(trainRead.dataset(), testFraction != null ? testFraction : 0.2,
-                    Rngs.seeded(splitSeed));
-            train = s.train();
-            test = s.test();
-        }
+        Inputs in = inputs();
+        Dataset train = in.train();
+        Dataset test = in.test();
         TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, alg.defaultLoss(), classes, intercept,
-                interceptScale, alg.domain(args), datasetSize), trainRead.dataset(), train, "--data");
+                interceptScale, alg.domain(args), datasetSize), in.read().dataset(), train, "--data");
         if (testData != null) {
             setup.loss().checkLabels(test, "--test-data");
         }
@@ -150,7 +136,7 @@ final class TrainCommand implements Callable<Integer> {
         if (diagnostics) {
             Map<String, Object> diag = new LinkedHashMap<>(r.nonPrivateDiagnostics().asMap());
             diag.put("train_rows", train.size());
-            diag.put("projected_rows", trainRead.projectedRows());
+            diag.put("projected_rows", in.read().projectedRows());
             if (testData == null) {
                 diag.put("test_rows", test.size());
             }
@@ -169,6 +155,26 @@ final class TrainCommand implements Callable<Integer> {
         err.flush();
         print(out);
         return 0;
+    }
+
+    /** The training file as read, and the training and test rows (a file each, or a public-seed split). */
+    private record Inputs(DatasetIO.ReadResult read, Dataset train, Dataset test) {
+    }
+
+    private Inputs inputs() {
+        DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
+        DatasetIO.ReadResult trainRead = read(data, policy);
+        if (testData != null) {
+            Dataset test = read(testData, policy).dataset();
+            if (test.dimension() != trainRead.dataset().dimension()) {
+                throw Checks.fail("number of features in --test-data", "equal to the training data's "
+                        + trainRead.dataset().dimension(), test.dimension());
+            }
+            return new Inputs(trainRead, trainRead.dataset(), test);
+        }
+        Splits.Split s = Splits.random(trainRead.dataset(), testFraction != null ? testFraction : 0.2,
+                Rngs.seeded(splitSeed));
+        return new Inputs(trainRead, s.train(), s.test());
     }
 
     /** The private release and held-out metrics, in a stable key order. */

@@ -3,7 +3,6 @@ package org.dpopt.models;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.dpopt.data.Dataset;
@@ -75,7 +74,7 @@ public final class Model {
         this.fitIntercept = interceptScale > 0;
         this.rowNormBound = rowNormBound;
         this.algorithm = Checks.notNull("algorithm", algorithm);
-        this.parameters = Collections.unmodifiableMap(normalized(parameters));
+        this.parameters = Collections.unmodifiableMap(ModelFormat.normalized(parameters));
         this.privacy = Checks.notNull("privacy", privacy);
         this.dpoptVersion = Checks.notNull("dpoptVersion", dpoptVersion);
         ModelFormat.validate(this, source);
@@ -376,15 +375,6 @@ public final class Model {
     /** The dpopt version that trained the model. */
     public String dpoptVersion() {
         return dpoptVersion;
-    }
-
-    /** Integers as Long, reals as Double (so that a saved and loaded model has equal parameters). */
-    private static Map<String, Object> normalized(Map<String, Object> p) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        p.forEach((k, v) -> out.put(Checks.notNull("parameter name", k), v instanceof Integer || v instanceof Short
-                || v instanceof Byte ? Long.valueOf(((Number) v).longValue()) : v instanceof Float f ? Double.valueOf(f)
-                : v));
-        return out;
     }
 
     private static double[][] deepCopy(double[][] a) {

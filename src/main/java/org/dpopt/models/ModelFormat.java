@@ -203,6 +203,15 @@ final class ModelFormat {
         }
     }
 
+    /** Integers as Long, reals as Double (so that a saved and loaded model has equal parameters). */
+    static Map<String, Object> normalized(Map<String, Object> p) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        p.forEach((k, v) -> out.put(Checks.notNull("parameter name", k), v instanceof Integer || v instanceof Short
+                || v instanceof Byte ? Long.valueOf(((Number) v).longValue()) : v instanceof Float f ? Double.valueOf(f)
+                : v));
+        return out;
+    }
+
     /** A field's name in a message: {@code "weights" of model.json}. */
     static String of(String field, String source) {
         return "\"" + field + "\" of " + source;
