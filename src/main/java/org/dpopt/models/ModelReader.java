@@ -168,24 +168,26 @@ final class ModelReader {
             List<?> l = list(key);
             double[] out = new double[l.size()];
             for (int i = 0; i < out.length; i++) {
-                if (!(l.get(i) instanceof Number n)) {
-                    throw Checks.fail(name(key + "[" + i + "]"), "a number", kindOf(l.get(i)));
-                }
-                out[i] = n.doubleValue();
+                out[i] = element(l, i, key, Number.class, "a number").doubleValue();
             }
             return out;
         }
 
         List<String> strings(String key) {
-            List<String> out = new ArrayList<>();
             List<?> l = list(key);
+            List<String> out = new ArrayList<>();
             for (int i = 0; i < l.size(); i++) {
-                if (!(l.get(i) instanceof String s)) {
-                    throw Checks.fail(name(key + "[" + i + "]"), "a string", kindOf(l.get(i)));
-                }
-                out.add(s);
+                out.add(element(l, i, key, String.class, "a string"));
             }
             return out;
+        }
+
+        private <T> T element(List<?> l, int i, String key, Class<T> type, String what) {
+            Object v = l.get(i);
+            if (!type.isInstance(v)) {
+                throw Checks.fail(name(key + "[" + i + "]"), what, kindOf(v));
+            }
+            return type.cast(v);
         }
 
         double[][] matrix(String key) {
