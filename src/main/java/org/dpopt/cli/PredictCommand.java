@@ -68,9 +68,7 @@ final class PredictCommand implements Callable<Integer> {
             throw Checks.fail("--proba", "used with a logistic or multinomial model", "a model with loss " + m.loss());
         }
         DatasetIO.FeatureRead read = "csv".equals(format)
-                ? DatasetIO.readCsvFeatures(data, m.dimension(), m.rowNormBound())
-                : new DatasetIO.FeatureRead(DatasetIO.readLibsvm(data, m.dimension(), m.rowNormBound(),
-                        DatasetIO.RowNormPolicy.PROJECT).dataset(), true, 0);
+                ? DatasetIO.readCsvFeatures(data, m.dimension(), m.rowNormBound()) : libsvm(m);
         Dataset rows = read.dataset();
         Map<String, Object> summary = summary(m, read);
         double[] pred = m.predict(rows);
@@ -81,6 +79,13 @@ final class PredictCommand implements Callable<Integer> {
         }
         print(m, summary, pred, prob, csv);
         return 0;
+    }
+
+    /** LIBSVM rows in the model's dimension (a label on every line), projected onto its R-ball. */
+    private DatasetIO.FeatureRead libsvm(Model m) {
+        DatasetIO.ReadResult r = DatasetIO.readLibsvm(data, m.dimension(), m.rowNormBound(),
+                DatasetIO.RowNormPolicy.PROJECT);
+        return new DatasetIO.FeatureRead(r.dataset(), true, r.projectedRows());
     }
 
     private Map<String, Object> summary(Model m, DatasetIO.FeatureRead read) {

@@ -29,7 +29,8 @@ public interface Loss {
     double value(DMatrixRMaj w, Dataset data, int i);
 
     /**
-     * A (sub)gradient ∇f(w; z_i) written into out. Modified: out (d×1). Not modified: w.
+     * A (sub)gradient ∇f(w; z_i) written into out. Modified: out (a vector of
+     * {@link #parameterDimension}(d) entries, d×1 for a scalar model). Not modified: w.
      * Implementations must not allocate.
      */
     void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out);

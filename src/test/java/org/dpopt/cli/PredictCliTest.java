@@ -54,6 +54,32 @@ class PredictCliTest {
     }
 
     @Test
+    void libsvmRoundTrip(@TempDir Path dir) throws Exception {
+        StringBuilder tr = new StringBuilder();
+        StringBuilder te = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            double a = ((i * 37) % 100) / 200.0;
+            double b = ((i * 61) % 100) / 200.0;
+            (i < 240 ? tr : te).append(a > b ? "+1" : "-1").append(" 1:").append(a).append(" 4:").append(b).append('\n');
+        }
+        Path train = dir.resolve("a.libsvm");
+        Path test = dir.resolve("t.libsvm");
+        Files.writeString(train, tr.toString());
+        Files.writeString(test, te.toString());
+        Path model = dir.resolve("m.json");
+        JsonNode t = CliTest.json(CliTest.run("train", "--algorithm", "dp-sgd", "--format", "libsvm", "--dimension", "5",
+                "--data", train.toString(), "--test-data", test.toString(), "--epsilon", "2", "--delta", "1e-5",
+                "--model-out", model.toString(), "--json"));
+        assertEquals("[-1,1]", t.get("classes").toString());
+        JsonNode p = CliTest.json(CliTest.run("predict", "--model", model.toString(), "--format", "libsvm", "--data",
+                test.toString(), "--json"));
+        assertEquals(t.get("test_accuracy").asDouble(), p.get("accuracy").asDouble(), 0.0);
+        for (JsonNode v : p.get("predictions")) {
+            assertTrue(v.asInt() == -1 || v.asInt() == 1, "a prediction in the training encoding: " + v);
+        }
+    }
+
+    @Test
     void writesPredictionsAndProbabilitiesToOut(@TempDir Path dir) throws Exception {
         Path train = csv(dir, "train.csv", 0, 450, true);
         Path unlabelled = csv(dir, "x.csv", 450, 460, false);
