@@ -50,7 +50,8 @@ final class ModelFormat {
     static String note(ModelPrivacy p) {
         return p.isPrivate()
                 ? "The weights are the private release covered by \"privacy\" (secure noise). Metrics computed with "
-                        + "this model on any data are not covered."
+                        + "this model on any data are not covered. (A model trained with seeded noise, research mode, "
+                        + "would not be private: seeded runs are not private unless the seed was secret and random.)"
                 : Double.isInfinite(p.epsilon())
                         ? "NOT PRIVATE: trained without a privacy guarantee."
                         : "NOT PRIVATE as released: seeded noise (research mode) can be replayed by whoever knows the "

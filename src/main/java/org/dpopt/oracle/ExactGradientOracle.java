@@ -47,7 +47,7 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
      * The clip-and-sum kernel with the clip norm C (the oracle's own bound L is not applied on top: C
      * is the release's sensitivity). Fast paths that never form the gradient vector: for a GLL
      * g = φ′(⟨w, x_i⟩, y_i) and ‖∇‖ = |g|·‖x_i‖; for the multinomial loss ‖∇‖ = ‖p − e_y‖·‖x_i‖ with the
-     * k scores kept in the scratch vector (length k·d ≥ k). Other losses take the generic kernel.
+     * k scores kept in the scratch vector. Other losses take the generic kernel.
      */
     @Override
     public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
@@ -59,13 +59,16 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
         }
         int rows = data.size();
         int clipped = 0;
+        // the k scores live in the scratch vector (k·d ≥ k entries); a caller's shorter scratch gets an array
+        double[] scores = multi == null ? null
+                : scratch.data.length >= multi.classes() ? scratch.data : new double[multi.classes()];
         for (int a = from; a < to; a++) {
             double omega = weights == null ? 1.0 : weights[a];
             int i = idx[a];
             if (omega == 0 || i >= rows) {
                 continue;
             }
-            boolean c = multi != null ? multi.addClippedGradient(w, data, i, omega, clip, out, scratch.data)
+            boolean c = multi != null ? multi.addClippedGradient(w, data, i, omega, clip, out, scores)
                     : addClippedGll(gll, w, data, i, omega, clip, out);
             if (c) {
                 clipped++;
