@@ -106,36 +106,28 @@ final class ModelReader {
             return map.get(key);
         }
 
-        String string(String key) {
+        private <T> T member(String key, Class<T> type, String what) {
             Object v = get(key);
-            if (v instanceof String s) {
-                return s;
+            if (!type.isInstance(v)) {
+                throw Checks.fail(name(key), what, kindOf(v));
             }
-            throw Checks.fail(name(key), "a string", kindOf(v));
+            return type.cast(v);
+        }
+
+        String string(String key) {
+            return member(key, String.class, "a string");
         }
 
         boolean bool(String key) {
-            Object v = get(key);
-            if (v instanceof Boolean b) {
-                return b;
-            }
-            throw Checks.fail(name(key), "true or false", kindOf(v));
+            return member(key, Boolean.class, "true or false");
         }
 
         long integer(String key) {
-            Object v = get(key);
-            if (v instanceof Long l) {
-                return l;
-            }
-            throw Checks.fail(name(key), "an integer", kindOf(v));
+            return member(key, Long.class, "an integer");
         }
 
         double real(String key) {
-            Object v = get(key);
-            if (v instanceof Number n) {
-                return n.doubleValue();
-            }
-            throw Checks.fail(name(key), "a number", kindOf(v));
+            return member(key, Number.class, "a number").doubleValue();
         }
 
         /** A number, or null meaning NaN (no value). */
