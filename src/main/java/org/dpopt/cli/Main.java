@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "dpopt", mixinStandardHelpOptions = true, version = "dpopt 0.1.0",
         description = "Differentially private stochastic optimization.",
-        subcommands = {DemoCommand.class, TrainCommand.class, AccountCommand.class, BenchCommand.class})
+        subcommands = {DemoCommand.class, TrainCommand.class, PredictCommand.class, AccountCommand.class,
+            BenchCommand.class})
 public final class Main implements Runnable {
 
     @Override

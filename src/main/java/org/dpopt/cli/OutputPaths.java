@@ -1,12 +1,9 @@
 package org.dpopt.cli;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import org.dpopt.data.TextFiles;
 import org.dpopt.linalg.Checks;
 
 /** Output files of the CLI: checked before any work starts, written atomically at the end. */
@@ -48,21 +45,6 @@ final class OutputPaths {
 
     /** Writes text to a temporary file beside the target, then renames it over the target. */
     static void writeAtomically(Path out, String text) {
-        Path abs = out.toAbsolutePath().normalize();
-        try {
-            Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName(), ".tmp");
-            try {
-                Files.writeString(tmp, text, StandardCharsets.UTF_8);
-                try {
-                    Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
-        }
+        TextFiles.writeAtomically(out, text);
     }
 }

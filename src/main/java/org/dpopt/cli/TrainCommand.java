@@ -14,11 +14,11 @@ import org.dpopt.data.Dataset;
 import org.dpopt.data.DatasetIO;
 import org.dpopt.data.Splits;
 import org.dpopt.linalg.Checks;
+import org.dpopt.models.Model;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.Metrics;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
@@ -81,8 +81,18 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--delta", description = "Target delta in (0,1).")
     Double delta;
     @Option(names = "--loss", description = "Loss: logistic|hinge|absolute|squared|huber|smoothed-hinge|"
-            + "phase-retrieval|sigmoid|cauchy (default per algorithm).")
+            + "phase-retrieval|sigmoid|cauchy|multinomial (default per algorithm; multinomial when the training labels "
+            + "are not 0/1 or -1/+1, or --classes K >= 3).")
     String loss;
+    @Option(names = "--classes", description = "Declare the number of classes K (labels 0..K-1; 2 for a binary loss). "
+            + "Default: from the training labels, a class set then treated as public.")
+    Integer classes;
+    @Option(names = "--intercept", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Fit an intercept (the default); --no-intercept turns it off.")
+    boolean intercept;
+    @Option(names = "--intercept-scale", description = "The constant c of the intercept's column (default R/2); the "
+            + "declared row bound becomes sqrt(R^2 + c^2).")
+    Double interceptScale;
     @Option(names = "--seed", description = "Research mode: seed all noise and sampling (reproducible, NOT private "
             + "unless the seed is secret and random). Default: secure noise.")
     Long seed;
@@ -90,7 +100,8 @@ final class TrainCommand implements Callable<Integer> {
     boolean secure;
     @Option(names = "--diagnostics", description = "Also compute non-private diagnostics (printed apart, labelled).")
     boolean diagnostics;
-    @Option(names = "--model-out", description = "Write the model (one weight per line).")
+    @Option(names = "--model-out", description = "Write the model file (versioned JSON: weights, intercept, classes, "
+            + "declared bounds, algorithm, privacy report; read it with dpopt predict).")
     Path modelOut;
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
@@ -115,67 +126,66 @@ final class TrainCommand implements Callable<Integer> {
         if (testFraction != null && testData != null) {
             throw Checks.fail("--test-fraction", "absent when --test-data is given", testFraction);
         }
-        Loss lossFn = Losses.byName(args.loss());
         PrivateOptimizer opt = alg.build(args);
         if (modelOut != null) {
             OutputPaths.check("--model-out", modelOut, data, testData);
         }
-        DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
-        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
         if (onSpark) {
-            SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(opt, lossFn, alg.domain(args), budget, policy, rng);
-            return finish(fit.result(), fit.release(), fit.diagnostics());
+            return trainOnSpark(alg, args, opt, budget);
         }
-        DatasetIO.ReadResult trainRead = read(data, policy);
-        Dataset train;
-        Dataset test;
+        Inputs in = inputs();
+        Dataset train = in.train();
+        Dataset test = in.test();
+        TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, alg.defaultLoss(), classes, intercept,
+                interceptScale, alg.domain(args), datasetSize), in.read().dataset(), train, "--data");
         if (testData != null) {
-            train = trainRead.dataset();
-            test = read(testData, policy).dataset();
-            if (test.dimension() != train.dimension()) {
-                throw Checks.fail("number of features in --test-data", "equal to the training data's " + train.dimension(),
-                        test.dimension());
-            }
-        } else {
-            Splits.Split s = Splits.random(trainRead.dataset(), testFraction != null ? testFraction : 0.2,
-                    Rngs.seeded(splitSeed));
-            train = s.train();
-            test = s.test();
+            setup.loss().checkLabels(test, "--test-data");
         }
-        Problem problem = Problem.of(train, lossFn, alg.domain(args));
-        if (datasetSize != null) {
-            problem = problem.withDeclaredSize(Checks.atLeastOne("--dataset-size", datasetSize));
-        }
+        Problem problem = setup.problem();
+        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
+
         long t0 = System.nanoTime();
         OptimizationResult r = opt.optimize(problem, budget, rng);
         double seconds = (System.nanoTime() - t0) / 1e9;
 
-        Double accuracy = lossFn.isClassification() ? Metrics.accuracy(r.solution(), test) : null;
-        double testLoss = problem.withData(test).empiricalRisk(r.solution());
-        Map<String, Object> out = release(r, lossFn, accuracy, testLoss, test.size(), seconds);
-        Map<String, Object> diag = new LinkedHashMap<>();
-        diag.put("train_rows", train.size());
-        diag.put("projected_rows", trainRead.projectedRows());
+        Model model = Model.fromRun(r, problem, rowNormBound, setup.classes(), setup.notes());
+        Map<String, Object> out = release(r, model, problem, test, seconds);
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("train_rows", train.size());
+        counts.put("projected_rows", in.read().projectedRows());
         if (testData == null) {
-            diag.put("test_rows", test.size());
+            counts.put("test_rows", test.size());
         }
-        return finish(r, out, diag);
+        return finish(r, out, counts, model.toJson());
     }
 
-    /** Adds the diagnostics (if asked for), writes the model, prints. */
-    private Integer finish(OptimizationResult r, Map<String, Object> out, Map<String, Object> counts)
+    /** Trains on Spark (no intercept column or k-class model there yet). */
+    private Integer trainOnSpark(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget)
             throws IOException {
+        if (intercept) {
+            throw Checks.fail("--no-intercept", "given with --engine spark (the intercept column is not built on "
+                    + "executors yet)", "absent");
+        }
+        Loss lossFn = Losses.byName(args.loss());
+        DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
+        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
+        SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(opt, lossFn, alg.domain(args), budget, policy, rng);
+        StringBuilder weights = new StringBuilder();
+        for (double v : fit.result().solution().data) {
+            weights.append(v).append('\n');
+        }
+        return finish(fit.result(), fit.release(), fit.diagnostics(), weights.toString());
+    }
+
+    /** Adds the diagnostics (if asked for), writes the model file, prints. */
+    private Integer finish(OptimizationResult r, Map<String, Object> out, Map<String, Object> counts, String modelText) {
         if (diagnostics) {
             Map<String, Object> diag = new LinkedHashMap<>(r.nonPrivateDiagnostics().asMap());
             diag.putAll(counts);
             out.put("non_private_diagnostics", diag);
         }
         if (modelOut != null) {
-            StringBuilder sb = new StringBuilder();
-            for (double v : r.solution().data) {
-                sb.append(v).append('\n');
-            }
-            OutputPaths.writeAtomically(modelOut, sb.toString());
+            OutputPaths.writeAtomically(modelOut, modelText);
         }
         PrintWriter err = spec.commandLine().getErr();
         if (seed != null) {
@@ -189,7 +199,60 @@ final class TrainCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The training file as read, and the training and test rows (a file each, or a public-seed split). */
+    private record Inputs(DatasetIO.ReadResult read, Dataset train, Dataset test) {
+    }
+
+    private Inputs inputs() {
+        DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
+        DatasetIO.ReadResult trainRead = read(data, policy);
+        if (testData != null) {
+            Dataset test = read(testData, policy).dataset();
+            if (test.dimension() != trainRead.dataset().dimension()) {
+                throw Checks.fail("number of features in --test-data", "equal to the training data's "
+                        + trainRead.dataset().dimension(), test.dimension());
+            }
+            return new Inputs(trainRead, trainRead.dataset(), test);
+        }
+        Splits.Split s = Splits.random(trainRead.dataset(), testFraction != null ? testFraction : 0.2,
+                Rngs.seeded(splitSeed));
+        return new Inputs(trainRead, s.train(), s.test());
+    }
+
     /** The private release and held-out metrics, in a stable key order. */
+    private Map<String, Object> release(OptimizationResult r, Model model, Problem problem, Dataset test,
+            double seconds) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("algorithm", algorithm);
+        out.put("loss", model.loss());
+        if (model.kind() != Model.Kind.REGRESSION) {
+            out.put("classes", labels(model.classes()));
+        }
+        out.put("fit_intercept", model.fitIntercept());
+        Json.putEpsilon(out, "epsilon", r.privacy().epsilon());
+        out.put("epsilon_lower", Json.finiteOrNull(r.privacy().epsilonLower()));
+        out.put("delta", Json.finiteOrNull(r.privacy().delta()));
+        out.put("accountant", r.privacy().accountant());
+        out.put("relation", r.privacy().relation().toString());
+        out.put("noise", r.noise());
+        out.put("parameters", r.parameters().asMap());
+        out.put("privacy", model.privacy().toString());
+        if (model.kind() != Model.Kind.REGRESSION) {
+            out.put("test_accuracy", model.accuracy(test));
+        }
+        out.put("test_loss", Json.finiteOrNull(problem.withData(test).empiricalRisk(r.solution())));
+        if (testData != null) {
+            out.put("test_rows", test.size());
+        }
+        out.put("test_note", TEST_NOTE);
+        out.put("seconds", seconds);
+        if (seed != null) {
+            out.put("seed", seed);
+        }
+        return out;
+    }
+
+    /** The private release and held-out metrics of a Spark run, in a stable key order. */
     Map<String, Object> release(OptimizationResult r, Loss lossFn, Double testAccuracy, double testLoss, long testRows,
             double seconds) {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -216,6 +279,14 @@ final class TrainCommand implements Callable<Integer> {
             out.put("seed", seed);
         }
         return out;
+    }
+
+    private static List<Long> labels(double[] classes) {
+        List<Long> l = new ArrayList<>();
+        for (double c : classes) {
+            l.add((long) c);
+        }
+        return l;
     }
 
     private void print(Map<String, Object> out) {

@@ -130,7 +130,14 @@ public final class Dataset {
 
     /** ⟨x_i, w⟩. Not modified: w (a d×1 vector). */
     public double dot(int i, DMatrixRMaj w) {
-        double[] ws = w.data;
+        return dot(i, w.data, 0);
+    }
+
+    /**
+     * ⟨x_i, w[offset, offset + d)⟩: the score of one block of a multi-output parameter vector (block c of
+     * a k-class model starts at c·d). Not modified: w.
+     */
+    public double dot(int i, double[] ws, int offset) {
         int off = i * d;
         // four accumulators: EJML-style single accumulator loops are latency bound
         double s0 = 0;
@@ -139,23 +146,27 @@ public final class Dataset {
         double s3 = 0;
         int j = 0;
         for (; j + 3 < d; j += 4) {
-            s0 += x[off + j] * ws[j];
-            s1 += x[off + j + 1] * ws[j + 1];
-            s2 += x[off + j + 2] * ws[j + 2];
-            s3 += x[off + j + 3] * ws[j + 3];
+            s0 += x[off + j] * ws[offset + j];
+            s1 += x[off + j + 1] * ws[offset + j + 1];
+            s2 += x[off + j + 2] * ws[offset + j + 2];
+            s3 += x[off + j + 3] * ws[offset + j + 3];
         }
         for (; j < d; j++) {
-            s0 += x[off + j] * ws[j];
+            s0 += x[off + j] * ws[offset + j];
         }
         return (s0 + s1) + (s2 + s3);
     }
 
     /** out = out + a · x_i. Modified: out (d×1). */
     public void addScaledRow(int i, double a, DMatrixRMaj out) {
-        double[] o = out.data;
+        addScaledRow(i, a, out.data, 0);
+    }
+
+    /** out[offset + j] += a · x_ij for j &lt; d (one block of a multi-output vector). Modified: out. */
+    public void addScaledRow(int i, double a, double[] out, int offset) {
         int off = i * d;
         for (int j = 0; j < d; j++) {
-            o[j] += a * x[off + j];
+            out[offset + j] += a * x[off + j];
         }
     }
 
@@ -181,6 +192,31 @@ public final class Dataset {
             ys[k] = y[i];
         }
         return new Dataset(xs, ys, rows.length, d, rowNormBound, false);
+    }
+
+    /**
+     * The dataset with a constant column c appended to every row, x ↦ (x, c): the intercept's
+     * coordinate. Its declared row-norm bound is √(R² + c²), rounded up by a few ulps so that the norm
+     * recomputed in floating point never exceeds it (the sensitivity bound then still holds exactly).
+     *
+     * @param c the constant, c &gt; 0 and finite
+     */
+    public Dataset withConstantColumn(double c) {
+        Checks.positive("intercept scale", c);
+        Checks.finite("intercept scale", c);
+        int d1 = d + 1;
+        double[] xs = new double[n * d1];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(x, i * d, xs, i * d1, d);
+            xs[i * d1 + d] = c;
+        }
+        return new Dataset(xs, y.clone(), n, d1, augmentedBound(rowNormBound, c), true);
+    }
+
+    /** √(R² + c²) plus 8 ulps: a bound on the recomputed norm of (x, c) for every ‖x‖ ≤ R. */
+    public static double augmentedBound(double rowNormBound, double c) {
+        double b = Math.sqrt(rowNormBound * rowNormBound + c * c);
+        return b + 8 * Math.ulp(b);
     }
 
     /** A copy of the features as an n×d matrix. */

@@ -72,6 +72,85 @@ public final class DatasetIO {
     public static ReadResult readCsv(Reader reader, String source, double rowNormBound, RowNormPolicy policy) {
         Checks.positive("rowNormBound", rowNormBound);
         List<double[]> rows = new ArrayList<>();
+        int width = parseCsv(reader, source, rows);
+        if (width < 2) {
+            throw new IllegalArgumentException(source + " must have at least 2 columns (features, label) but had "
+                    + width);
+        }
+        return build(rows, width - 1, rowNormBound, policy, source);
+    }
+
+    /**
+     * Reads the rows of a CSV file for a model with d features: d + 1 columns are features and a label
+     * (label last), d columns are features only (the result's labels are then all 0 and
+     * {@code labelled} is false). Rows longer than R are projected onto the R-ball.
+     *
+     * @param dimension d ≥ 1, the model's number of features
+     */
+    public static FeatureRead readCsvFeatures(Path path, int dimension, double rowNormBound) {
+        Checks.atLeastOne("dimension", dimension);
+        Checks.positive("rowNormBound", rowNormBound);
+        List<double[]> rows = new ArrayList<>();
+        int width;
+        try (Reader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+            width = parseCsv(r, path.toString(), rows);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path + ": " + e.getMessage(), e);
+        }
+        if (width != dimension && width != dimension + 1) {
+            throw Checks.fail("number of columns of " + path, dimension + " (features) or " + (dimension + 1)
+                    + " (features, label last) for a model with " + dimension + " features", width);
+        }
+        boolean labelled = width == dimension + 1;
+        if (!labelled) {
+            rows.replaceAll(r -> java.util.Arrays.copyOf(r, dimension + 1));
+        }
+        ReadResult rr = build(rows, dimension, rowNormBound, RowNormPolicy.PROJECT, path.toString());
+        return new FeatureRead(rr.dataset(), labelled, rr.projectedRows());
+    }
+
+    /**
+     * Rows read for prediction.
+     *
+     * @param dataset the rows (labels all 0 when the file had none)
+     * @param labelled true if the file had a label column
+     * @param projectedRows how many rows were projected onto the R-ball
+     */
+    public record FeatureRead(Dataset dataset, boolean labelled, int projectedRows) {
+    }
+
+    /**
+     * A dataset from in-memory rows with a declared bound R: rows longer than R are projected (or
+     * rejected), as when reading a file. Not modified: x, y.
+     */
+    public static ReadResult fromRows(double[][] x, double[] y, double rowNormBound, RowNormPolicy policy) {
+        Checks.notNull("x", x);
+        Checks.notNull("y", y);
+        Checks.positive("rowNormBound", rowNormBound);
+        if (x.length < 1 || x.length != y.length) {
+            throw Checks.fail("number of rows of x", "at least 1 and equal to the number of labels " + y.length,
+                    x.length);
+        }
+        int d = x[0].length;
+        List<double[]> rows = new ArrayList<>();
+        for (int i = 0; i < x.length; i++) {
+            if (x[i].length != d) {
+                throw Checks.fail("length of row " + i + " of x", "equal to " + d, x[i].length);
+            }
+            double[] r = java.util.Arrays.copyOf(x[i], d + 1);
+            r[d] = y[i];
+            for (double v : r) {
+                if (!Double.isFinite(v)) {
+                    throw Checks.fail("entries of row " + i, "finite", v);
+                }
+            }
+            rows.add(r);
+        }
+        return build(rows, d, rowNormBound, policy, "x");
+    }
+
+    /** Parses CSV rows into {@code rows}; returns the number of columns. */
+    private static int parseCsv(Reader reader, String source, List<double[]> rows) {
         int width = -1;
         try (BufferedReader br = new BufferedReader(reader)) {
             String line;
@@ -108,10 +187,6 @@ public final class DatasetIO {
                     throw new IllegalArgumentException(source + " line " + lineNo + " must have "
                             + width + " columns but had " + parts.length);
                 }
-                if (width < 2) {
-                    throw new IllegalArgumentException(source + " must have at least 2 columns "
-                            + "(features, label) but had " + width);
-                }
                 for (int k = 0; k < v.length; k++) {
                     if (!Double.isFinite(v[k])) {
                         throw new IllegalArgumentException(source + " line " + lineNo + " column "
@@ -126,7 +201,7 @@ public final class DatasetIO {
         if (rows.isEmpty()) {
             throw new IllegalArgumentException(source + " must contain at least one data row but had 0");
         }
-        return build(rows, width - 1, rowNormBound, policy, source);
+        return width;
     }
 
     /**

@@ -33,6 +33,16 @@ public interface ConvexSet {
         return false;
     }
 
+    /**
+     * True if W is symmetric under negating any one coordinate (w ∈ W ⇒ (w_1, …, −w_j, …, w_d) ∈ W):
+     * ℓp balls, ℝ^d, boxes [−a, a]^d. A coordinate of such a set can take either sign, which an
+     * intercept's coordinate needs; a set that fixes signs (the simplex) makes an intercept meaningless.
+     * Default false (unknown sets are refused an intercept).
+     */
+    default boolean isSignSymmetric() {
+        return false;
+    }
+
     /** The radius r if W is the centred ℓ2 ball {w : ‖w‖₂ ≤ r}; empty otherwise. */
     default OptionalDouble centredBallRadius() {
         return OptionalDouble.empty();

@@ -58,6 +58,11 @@ public final class ConvexSets {
         }
 
         @Override
+        public boolean isSignSymmetric() {
+            return true;
+        }
+
+        @Override
         public OptionalDouble centredBallRadius() {
             return OptionalDouble.of(r);
         }
@@ -102,6 +107,11 @@ public final class ConvexSets {
         }
 
         @Override
+        public boolean isSignSymmetric() {
+            return lo == -hi;
+        }
+
+        @Override
         public boolean contains(DMatrixRMaj w, double tol) {
             for (int j = 0; j < w.numRows; j++) {
                 if (w.data[j] < lo - tol || w.data[j] > hi + tol) {
@@ -135,6 +145,11 @@ public final class ConvexSets {
         @Override
         public boolean isBounded() {
             return false;
+        }
+
+        @Override
+        public boolean isSignSymmetric() {
+            return true;
         }
 
         @Override

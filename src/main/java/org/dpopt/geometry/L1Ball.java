@@ -25,6 +25,11 @@ record L1Ball(double r) implements CoordinateVertices {
     }
 
     @Override
+    public boolean isSignSymmetric() {
+        return true;
+    }
+
+    @Override
     public int vertexCount(int d) {
         return 2 * Checks.atLeastOne("dimension", d);
     }

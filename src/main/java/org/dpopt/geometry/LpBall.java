@@ -140,6 +140,11 @@ public final class LpBall implements ConvexSet {
     }
 
     @Override
+    public boolean isSignSymmetric() {
+        return true;
+    }
+
+    @Override
     public boolean contains(DMatrixRMaj w, double tol) {
         return Norms.lp(w, p(Vectors.length(w))) <= r + tol;
     }

@@ -1,6 +1,7 @@
 package org.dpopt.loss;
 
 import org.dpopt.data.Dataset;
+import org.dpopt.data.Labels;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -28,7 +29,8 @@ public interface Loss {
     double value(DMatrixRMaj w, Dataset data, int i);
 
     /**
-     * A (sub)gradient ∇f(w; z_i) written into out. Modified: out (d×1). Not modified: w.
+     * A (sub)gradient ∇f(w; z_i) written into out. Modified: out (a vector of
+     * {@link #parameterDimension}(d) entries, d×1 for a scalar model). Not modified: w.
      * Implementations must not allocate.
      */
     void gradient(DMatrixRMaj w, Dataset data, int i, DMatrixRMaj out);
@@ -52,4 +54,33 @@ public interface Loss {
 
     /** True if the loss is a classification loss (labels read as y &gt; 0 ⇒ +1). */
     boolean isClassification();
+
+    /**
+     * The number m of linear scores the model computes per row: 1 for a scalar model w ∈ ℝ^d (binary
+     * and regression losses), k for a k-class model W ∈ ℝ^{k×d}.
+     */
+    default int outputs() {
+        return 1;
+    }
+
+    /**
+     * The length of the parameter vector for d features: m·d, laid out as m blocks of d (block c holds
+     * the weights of score c).
+     */
+    default int parameterDimension(int features) {
+        return Math.multiplyExact(outputs(), features);
+    }
+
+    /**
+     * Refuses labels this loss cannot read: for a binary classification loss, labels outside {0, 1} or
+     * {−1, +1} (or a mixture of the two); for a k-class loss, labels outside 0..k−1. Regression losses
+     * accept any finite label.
+     *
+     * @param source how the data is named in a message
+     */
+    default void checkLabels(Dataset data, String source) {
+        if (isClassification()) {
+            Labels.binaryEncoding(data, source);
+        }
+    }
 }

@@ -37,9 +37,29 @@ public final class Losses {
                 return SigmoidLoss.INSTANCE;
             case "cauchy":
                 return CauchyLoss.INSTANCE;
+            case MULTINOMIAL:
+                throw Checks.fail("loss " + MULTINOMIAL, "built with its number of classes (Losses.multinomial(k))",
+                        name);
             default:
-                throw Checks.fail("loss", "one of " + NAMES, name);
+                throw Checks.fail("loss", "one of " + NAMES + " or " + MULTINOMIAL, name);
         }
+    }
+
+    /** The name of the k-class loss, {@link #multinomial(int)} (it needs the number of classes). */
+    public static final String MULTINOMIAL = "multinomial";
+
+    /**
+     * Looks a loss up by its CLI name: {@value #MULTINOMIAL} with k classes, else {@link #byName(String)}.
+     *
+     * @param classes k ≥ 2, used only by the multinomial loss
+     */
+    public static Loss byName(String name, int classes) {
+        return MULTINOMIAL.equals(name) ? multinomial(classes) : byName(name);
+    }
+
+    /** The multinomial logistic (softmax) loss of a k-class model; L = √2·R, β = R²/2, convex. */
+    public static MultinomialLogisticLoss multinomial(int classes) {
+        return new MultinomialLogisticLoss(classes);
     }
 
     /** Logistic loss log(1 + e^{−s·u}); L₀ = 1, β₀ = 1/4, convex. */

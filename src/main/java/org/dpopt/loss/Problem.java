@@ -17,14 +17,25 @@ import org.ejml.data.DMatrixRMaj;
  * when one was given ({@link #withDeclaredSize}), else the actual number of rows, which is then
  * treated as public (reports under add/remove-one say so).
  *
- * @param data the dataset
+ * <p><b>Intercept.</b> {@link #withIntercept(double)} fits a bias b with every score: each row x
+ * becomes (x, c) for a public constant c &gt; 0, so ⟨w, x⟩ + b = ⟨(w, b/c), (x, c)⟩ and the declared
+ * row-norm bound becomes √(R² + c²). Every optimizer then sees an ordinary problem in d + 1 dimensions
+ * whose sensitivities follow from the larger bound, so its privacy argument holds unchanged (see
+ * {@code theory-notes/intercept.md}); {@link #data()} is the augmented dataset. A constraint set that
+ * fixes the sign of a coordinate (the simplex) is refused: the bias would be forced non-negative.
+ *
+ * <p>Labels are checked against the loss ({@link Loss#checkLabels}): a binary loss refuses labels
+ * outside {0, 1} / {−1, +1}, a k-class loss labels outside 0..k−1.
+ *
+ * @param data the dataset (with the intercept's constant column last when {@code interceptScale > 0})
  * @param loss the per-example loss
  * @param domain the constraint set W
  * @param declaredSize the public dataset size declared in advance, or 0 if none was declared
+ * @param interceptScale c &gt; 0, the constant of the intercept's column, or 0 for no intercept
  */
-public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSize) {
+public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSize, double interceptScale) {
 
-    /** Validates non-null components and a non-negative declared size. */
+    /** Validates non-null components, the declared size, the labels and the intercept's column. */
     public Problem {
         Checks.notNull("data", data);
         Checks.notNull("loss", loss);
@@ -32,11 +43,36 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSiz
         if (declaredSize < 0) {
             throw Checks.fail("declaredSize", "positive (or 0 for none)", declaredSize);
         }
+        if (!(interceptScale >= 0) || Double.isInfinite(interceptScale)) {
+            throw Checks.fail("interceptScale", "finite and positive (or 0 for no intercept)", interceptScale);
+        }
+        if (interceptScale > 0) {
+            checkInterceptColumn(data, interceptScale);
+            if (!domain.isSignSymmetric()) {
+                throw Checks.fail("intercept", "off for the constraint set " + domain + " (it fixes the sign of a "
+                        + "coordinate, so the bias could not take both signs; turn the intercept off)", "on");
+            }
+        }
+        loss.checkLabels(data, "the data");
+    }
+
+    /** A problem without an intercept (the data's columns are all features). */
+    public Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSize) {
+        this(data, loss, domain, declaredSize, 0);
+    }
+
+    private static void checkInterceptColumn(Dataset data, double c) {
+        int last = data.dimension() - 1;
+        for (int i = 0; i < data.size(); i++) {
+            if (data.feature(i, last) != c) {
+                throw Checks.fail("intercept column of row " + i, "the constant " + c, data.feature(i, last));
+            }
+        }
     }
 
     /** A problem with the given data, loss and domain; the actual size is treated as public. */
     public static Problem of(Dataset data, Loss loss, ConvexSet domain) {
-        return new Problem(data, loss, domain, 0);
+        return new Problem(data, loss, domain, 0, 0);
     }
 
     /** An unconstrained problem. */
@@ -50,14 +86,48 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSiz
      * the exact number of rows.
      */
     public Problem withDeclaredSize(int n) {
-        return new Problem(data, loss, domain, Checks.atLeastOne("declared dataset size", n));
+        return new Problem(data, loss, domain, Checks.atLeastOne("declared dataset size", n), interceptScale);
+    }
+
+    /**
+     * The same problem with an intercept whose column is the constant c: rows (x, c), declared bound
+     * √(R² + c²) (see the class comment).
+     *
+     * @param c c &gt; 0, finite (a public constant; {@link #withIntercept()} uses c = R)
+     * @throws IllegalArgumentException if the problem already has an intercept or its set fixes signs
+     */
+    public Problem withIntercept(double c) {
+        if (hasIntercept()) {
+            throw Checks.fail("intercept", "added once", "already on with scale " + interceptScale);
+        }
+        return new Problem(data.withConstantColumn(c), loss, domain, declaredSize, c);
+    }
+
+    /** {@link #withIntercept(double)} with the default scale {@link #defaultInterceptScale(double)}. */
+    public Problem withIntercept() {
+        return withIntercept(defaultInterceptScale(data.rowNormBound()));
+    }
+
+    /**
+     * The default constant of the intercept's column, c = R/2 (a public rule: the augmented bound is
+     * √(R² + c²) = 1.118·R). It was chosen on validation splits of the training files of the public
+     * datasets (see {@code theory-notes/intercept.md}): a larger c spends more of a clip norm or a
+     * sensitivity on the bias, a smaller one slows the bias's steps by c².
+     */
+    public static double defaultInterceptScale(double rowNormBound) {
+        return 0.5 * Checks.positive("rowNormBound", rowNormBound);
+    }
+
+    /** True if the problem fits an intercept. */
+    public boolean hasIntercept() {
+        return interceptScale > 0;
     }
 
     /** The public shape a plan is made from (no data access). */
     public ProblemShape shape() {
         boolean declared = declaredSize > 0;
         return new ProblemShape(declared ? declaredSize : data.size(), data.dimension(), data.rowNormBound(),
-                loss, domain, declared);
+                loss, domain, declared, interceptScale);
     }
 
     /** The actual number of rows (not public unless no size was declared). */
@@ -65,9 +135,19 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSiz
         return data.size();
     }
 
-    /** d. */
+    /** d: the number of columns the optimizer sees (the features, plus one with an intercept). */
     public int dimension() {
         return data.dimension();
+    }
+
+    /** The number of features of the original rows (d without the intercept's column). */
+    public int featureDimension() {
+        return hasIntercept() ? data.dimension() - 1 : data.dimension();
+    }
+
+    /** The length of the parameter vector: m·d for a loss with m outputs (d for a scalar model). */
+    public int parameterDimension() {
+        return loss.parameterDimension(data.dimension());
     }
 
     /** L: the per-example gradient-norm bound from the loss and the declared row-norm bound. */
@@ -82,7 +162,7 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSiz
 
     /** F̂(w) (non-private: reads all data). */
     public double empiricalRisk(DMatrixRMaj w) {
-        Checks.vector("w", w, dimension());
+        Checks.vector("w", w, parameterDimension());
         double s = 0;
         for (int i = 0; i < data.size(); i++) {
             s += loss.value(w, data, i);
@@ -92,8 +172,8 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSiz
 
     /** ∇F̂(w) into out (non-private). Modified: out. */
     public void fullGradient(DMatrixRMaj w, DMatrixRMaj out) {
-        Checks.vector("w", w, dimension());
-        Checks.vector("out", out, dimension());
+        Checks.vector("w", w, parameterDimension());
+        Checks.vector("out", out, parameterDimension());
         Vectors.zero(out);
         int n = data.size();
         if (loss instanceof GeneralizedLinearLoss gll) {
@@ -102,15 +182,30 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSiz
             }
             return;
         }
-        DMatrixRMaj g = new DMatrixRMaj(dimension(), 1);
+        DMatrixRMaj g = new DMatrixRMaj(parameterDimension(), 1);
         for (int i = 0; i < n; i++) {
             loss.gradient(w, data, i, g);
             Vectors.axpy(1.0 / n, g, out);
         }
     }
 
-    /** The same loss and domain on another dataset (e.g. a test split). */
+    /**
+     * The same loss, domain and intercept on another dataset of the original features (e.g. a test
+     * split): with an intercept, its rows are augmented with the same constant.
+     */
     public Problem withData(Dataset other) {
-        return new Problem(other, loss, domain, 0);
+        Checks.notNull("other", other);
+        if (!hasIntercept()) {
+            return new Problem(other, loss, domain, 0, 0);
+        }
+        if (other.dimension() != featureDimension()) {
+            throw Checks.fail("number of features", "the problem's " + featureDimension(), other.dimension());
+        }
+        return new Problem(other.withConstantColumn(interceptScale), loss, domain, 0, interceptScale);
+    }
+
+    /** The same data, domain, declared size and intercept with another loss (e.g. a smoothed surrogate). */
+    public Problem withLoss(Loss other) {
+        return new Problem(data, other, domain, declaredSize, interceptScale);
     }
 }

@@ -27,8 +27,8 @@ public final class DatasetBatches implements BatchGradientSource {
     public DatasetBatches(Dataset data, Loss loss) {
         this.data = Checks.notNull("data", data);
         this.loss = Checks.notNull("loss", loss);
-        this.oracle = SmoothedLoss.runOracle(loss, data.dimension(), data.rowNormBound());
-        this.scratch = new DMatrixRMaj(data.dimension(), 1);
+        this.oracle = SmoothedLoss.runOracle(loss, loss.parameterDimension(data.dimension()), data.rowNormBound());
+        this.scratch = new DMatrixRMaj(loss.parameterDimension(data.dimension()), 1);
     }
 
     @Override

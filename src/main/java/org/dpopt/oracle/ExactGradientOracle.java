@@ -5,6 +5,7 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
+import org.dpopt.loss.MultinomialLogisticLoss;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -44,31 +45,50 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
 
     /**
      * The clip-and-sum kernel with the clip norm C (the oracle's own bound L is not applied on top: C
-     * is the release's sensitivity). GLL fast path: g = φ′(⟨w, x_i⟩, y_i), ‖∇‖ = |g|·‖x_i‖.
+     * is the release's sensitivity). Fast paths that never form the gradient vector: for a GLL
+     * g = φ′(⟨w, x_i⟩, y_i) and ‖∇‖ = |g|·‖x_i‖; for the multinomial loss ‖∇‖ = ‖p − e_y‖·‖x_i‖ with the
+     * k scores kept in the scratch vector. Other losses take the generic kernel.
      */
     @Override
     public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
             double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
-        if (!(loss instanceof GeneralizedLinearLoss gll)) {
+        MultinomialLogisticLoss multi = loss instanceof MultinomialLogisticLoss m ? m : null;
+        GeneralizedLinearLoss gll = loss instanceof GeneralizedLinearLoss g ? g : null;
+        if (multi == null && gll == null) {
             return GradientOracle.super.addClippedBatch(w, data, idx, from, to, weights, clip, out, scratch);
         }
         int rows = data.size();
         int clipped = 0;
+        // the k scores live in the scratch vector (k·d ≥ k entries); a caller's shorter scratch gets an array
+        double[] scores = multi == null ? null
+                : scratch.data.length >= multi.classes() ? scratch.data : new double[multi.classes()];
         for (int a = from; a < to; a++) {
             double omega = weights == null ? 1.0 : weights[a];
             int i = idx[a];
             if (omega == 0 || i >= rows) {
                 continue;
             }
-            double g = gll.derivative(data.dot(i, w), data.label(i));
-            double norm = Math.abs(g) * data.rowNorm(i);
-            double scale = 1.0;
-            if (norm > clip) {
-                scale = clip / norm;
+            boolean c = multi != null ? multi.addClippedGradient(w, data, i, omega, clip, out, scores)
+                    : addClippedGll(gll, w, data, i, omega, clip, out);
+            if (c) {
                 clipped++;
             }
-            data.addScaledRow(i, g * scale * omega, out);
         }
+        return clipped;
+    }
+
+    /** out ← out + ω·clip_C(φ′·x_i) with the norm |φ′|·‖x_i‖; true if clipped. */
+    private static boolean addClippedGll(GeneralizedLinearLoss gll, DMatrixRMaj w, Dataset data, int i, double omega,
+            double clip, DMatrixRMaj out) {
+        double g = gll.derivative(data.dot(i, w), data.label(i));
+        double norm = Math.abs(g) * data.rowNorm(i);
+        double scale = 1.0;
+        boolean clipped = false;
+        if (norm > clip) {
+            scale = clip / norm;
+            clipped = true;
+        }
+        data.addScaledRow(i, g * scale * omega, out);
         return clipped;
     }
 }

@@ -79,7 +79,7 @@ class CliTest {
             assertTrue(j.has(k), "missing key " + k);
         }
         assertTrue(j.get("epsilon").asDouble() <= 2.0);
-        assertEquals(2, Files.readAllLines(model).size());
+        assertEquals(2, org.dpopt.models.Model.load(model).dimension());
         assertEquals(50, j.get("parameters").get("steps").asInt()); // T = ceil(E n / b) = ceil(5 * 240 / 24)
     }
 

@@ -16,7 +16,7 @@ class FrankWolfeCliTest {
         Path f = CliTest.trainFile(dir);
         String[][] configs = {
             {"noisy-frank-wolfe", "--constraint", "l1", "--radius", "5"},
-            {"noisy-frank-wolfe", "--constraint", "simplex", "--radius", "1", "--loss", "hinge"},
+            {"noisy-frank-wolfe", "--constraint", "simplex", "--radius", "1", "--loss", "hinge", "--no-intercept"},
             {"vr-frank-wolfe", "--constraint", "l1", "--radius", "5"},
             {"noisy-sfw", "--constraint", "lp", "--p", "1.5", "--radius", "5"},
             {"noisy-sfw", "--constraint", "l1", "--radius", "5"}};

@@ -29,6 +29,12 @@ import org.junit.jupiter.api.Test;
  * model bit for bit and the same privacy report as recorded in {@code golden/runs.txt}. The file was
  * written at commit 267752b, before the run-core redesign; regenerate it only in a commit that says
  * why the bits changed ({@code -Dgolden.write=path}).
+ *
+ * <p>The first twelve cases are the configurations of that commit, which had no intercept: since the
+ * intercept became the default they are pinned as {@code --no-intercept} (problems without the
+ * intercept's column) and still reproduce the old bits. The cases named {@code ...+intercept} lock the
+ * new CLI defaults (rows (x, R/2), built exactly as {@code dpopt train} builds them), and
+ * {@code dp-sgd+multinomial} locks the k-class model on the wine data.
  */
 class GoldenRunsTest {
 
@@ -53,17 +59,55 @@ class GoldenRunsTest {
         out.add(cli("pg-mirror-descent", "phase-retrieval", pr, 1.0, Map.of("--radius", 1.0, "--p", 1.0)));
         out.add(cli("objective-perturbation", "logistic", bc, 20.0, Map.of("--radius", 20.0)));
         out.add(cli("objective-perturbation-svrg", "logistic", bc, 20.0, Map.of("--radius", 20.0)));
+        out.addAll(interceptCases(bc, pr));
         return out;
     }
 
-    /** The optimizer and problem `dpopt train --algorithm name --loss loss flags...` builds. */
-    private static Case cli(String name, String loss, Dataset data, Double radius, Map<String, Double> flags) {
+    /** The CLI defaults since the intercept (on, c = R/2), and the k-class model. */
+    private static List<Case> interceptCases(Dataset bc, Dataset pr) {
+        Dataset wine = WINE.get();
+        List<Case> out = new ArrayList<>();
+        out.add(withIntercept("dp-sgd", null, bc, Map.of()));
+        out.add(withIntercept("nsgd", null, bc, Map.of()));
+        out.add(withIntercept("non-private", null, bc, Map.of()));
+        out.add(withIntercept("noisy-frank-wolfe", null, bc, Map.of()));
+        out.add(withIntercept("vr-frank-wolfe", null, bc, Map.of()));
+        out.add(withIntercept("noisy-sfw", null, bc, Map.of()));
+        out.add(withIntercept("phased-sgd", "hinge", bc, Map.of()));
+        out.add(withIntercept("prox-sgd", "hinge", bc, Map.of()));
+        out.add(withIntercept("pg-mirror-descent", "phase-retrieval", pr, Map.of("--radius", 1.0, "--p", 1.0)));
+        out.add(withIntercept("objective-perturbation", null, bc, Map.of("--radius", 20.0)));
+        out.add(withIntercept("objective-perturbation-svrg", null, bc, Map.of("--radius", 20.0)));
+        Case multi = withIntercept("dp-sgd", null, wine, Map.of());
+        out.add(new Case("dp-sgd+multinomial", multi.optimizer(), multi.problem()));
+        return out;
+    }
+
+    /** The wine training split (3 classes), from the test resources. */
+    static final java.util.function.Supplier<Dataset> WINE = () -> org.dpopt.validation.MulticlassData.split("wine")
+            .train();
+
+    /** {@code dpopt train --algorithm name [--loss loss] flags...} with its default intercept. */
+    private static Case withIntercept(String name, String loss, Dataset data, Map<String, Double> flags) {
+        TrainArgs args = new TrainArgs(given(flags), loss != null ? loss : AlgorithmSpecs.get(name).defaultLoss(), false);
+        AlgorithmSpec spec = AlgorithmSpecs.get(name);
+        TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, spec.defaultLoss(), null, true, null,
+                spec.domain(args), null), data, data, "--data");
+        return new Case(name + (setup.classCount() > 2 ? "" : "+intercept"), spec.build(args), setup.problem());
+    }
+
+    private static Map<Flag<?>, Object> given(Map<String, Double> flags) {
         Map<Flag<?>, Object> given = new java.util.HashMap<>();
         for (Map.Entry<String, Double> e : flags.entrySet()) {
             Flag<?> f = Flag.ALL.stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElseThrow();
             given.put(f, e.getValue());
         }
-        TrainArgs args = new TrainArgs(given, loss, false);
+        return given;
+    }
+
+    /** The optimizer and problem `dpopt train --algorithm name --loss loss --no-intercept flags...` builds. */
+    private static Case cli(String name, String loss, Dataset data, Double radius, Map<String, Double> flags) {
+        TrainArgs args = new TrainArgs(given(flags), loss, false);
         AlgorithmSpec spec = AlgorithmSpecs.get(name);
         return new Case(name, spec.build(args), Problem.of(data, Losses.byName(loss), spec.domain(args)));
     }

@@ -61,7 +61,7 @@ public abstract class PrivateOptimizerContract {
     @Test
     void solutionHasProblemDimensionAndIsFinite() {
         OptimizationResult r = optimizer().optimize(problem(), budget(), Rngs.seeded(5));
-        assertEquals(problem().dimension(), r.solution().numRows);
+        assertEquals(problem().parameterDimension(), r.solution().numRows);
         for (double v : r.solution().data) {
             assertTrue(Double.isFinite(v));
         }

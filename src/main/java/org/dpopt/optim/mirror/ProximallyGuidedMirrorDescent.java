@@ -109,6 +109,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
     public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
         Checks.notNull("shape", shape);
         Checks.notNull("budget", budget);
+        shape.requireScalarModel(name());
         double radius = shape.domain().centredBallRadius().orElseThrow(() -> Checks.fail("domain",
                 "a centred L2 ball (give --radius)", shape.domain()));
         int n = shape.size();

@@ -63,7 +63,7 @@ public final class Bftt19Sgd implements PrivateOptimizer {
         Checks.notNull("shape", shape);
         Checks.notNull("budget", budget);
         int n = shape.size();
-        int d = shape.dimension();
+        int d = shape.parameterDimension(); // the dimension of the noise (k·d for a k-class model)
         double eps = budget.epsilon();
         double logInvDelta = Math.log(1 / budget.delta());
         double m0 = shape.domain().radius(d);
@@ -93,7 +93,7 @@ public final class Bftt19Sgd implements PrivateOptimizer {
         SgdSchedule schedule = new SgdSchedule(s, s.stepEvent(n, z), t, s.normalizer(n), lip, eta, 0, true);
         RunParameters p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
-                .put(Param.DIMENSION, d)
+                .put(Param.DIMENSION, shape.dimension())
                 .put(Param.PRESET, "paper")
                 .put(Param.RADIUS, m0)
                 .put(Param.LIPSCHITZ, lip)

@@ -91,7 +91,7 @@ public final class NonPrivateSgd implements PrivateOptimizer {
         PrivateRun run = PrivateRun.start(plan, problem, rng, options);
         Dataset data = problem.data();
         int n = data.size();
-        int d = data.dimension();
+        int d = problem.parameterDimension();
         int b = s.batchSize();
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
         DMatrixRMaj g = new DMatrixRMaj(d, 1);

@@ -35,7 +35,7 @@ final class SgdLoop {
     static DMatrixRMaj run(PrivateRun run, SgdSchedule s, BatchGradientSource source) {
         ConvexSet domain = run.plan().shape().domain();
         int n = run.plan().shape().size();
-        int d = run.plan().shape().dimension();
+        int d = run.plan().shape().parameterDimension();
         long steps = s.steps();
         Mutation mutation = run.mutation();
         double clip = mutation == Mutation.NO_CLIPPING ? Double.POSITIVE_INFINITY : s.clip();

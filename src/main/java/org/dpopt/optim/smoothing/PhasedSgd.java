@@ -138,6 +138,7 @@ public final class PhasedSgd implements PrivateOptimizer {
     public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
         Checks.notNull("shape", shape);
         Checks.notNull("budget", budget);
+        shape.requireScalarModel(name());
         int n = shape.size();
         if (n < 2) {
             throw Checks.fail("dataset size n", "at least 2 for phased-sgd", n);

@@ -89,6 +89,7 @@ public final class ProxSgd implements PrivateOptimizer {
     public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
         Checks.notNull("shape", shape);
         Checks.notNull("budget", budget);
+        shape.requireScalarModel(name());
         int n = shape.size();
         int d = shape.dimension();
         Loss loss = shape.loss();
@@ -135,7 +136,7 @@ public final class ProxSgd implements PrivateOptimizer {
         if (!problem.loss().equals(plan.shape().loss())) {
             throw Checks.fail("loss", "the planned " + plan.shape().loss().name(), problem.loss().name());
         }
-        Problem smoothed = new Problem(problem.data(), p.envelope(), problem.domain(), problem.declaredSize());
+        Problem smoothed = problem.withLoss(p.envelope());
         OptimizationResult r = base.run(smoothed, p.basePlan(), rng);
         Diagnostics diag = r.nonPrivateDiagnostics();
         if (diag.has(Diagnostic.GRADIENT_EVALUATIONS)) {

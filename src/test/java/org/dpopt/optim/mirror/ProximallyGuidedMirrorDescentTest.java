@@ -163,8 +163,8 @@ class ProximallyGuidedMirrorDescentTest {
 
     @Test
     void refusesConvexLossWithoutRho() {
-        Problem pr = Problem.of(phaseRetrieval(500, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), 2).data(),
-                Losses.logistic(), ConvexSets.l2Ball(1));
+        Problem pr = Problem.of(Synthetic.logistic(500, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), Rngs.seeded(2))
+                .data(), Losses.logistic(), ConvexSets.l2Ball(1));
         assertThrows(IllegalArgumentException.class,
                 () -> ProximallyGuidedMirrorDescent.builder().build().privacyEvent(pr, BUDGET));
         // with an explicit ρ a convex loss is accepted (it is ρ-weakly convex for every ρ ≥ 0)
