@@ -115,7 +115,7 @@ public final class EpsilonLowerBound {
 
     /**
      * Chooses the threshold maximizing the objective's bound computed on the selection runs (at the
-     * same α and δ). Candidates: up to {@link #MAX_CANDIDATES} values of the pooled selection scores
+     * same α and δ, with Wilson score bounds in place of Clopper–Pearson). Candidates: up to {@link #MAX_CANDIDATES} values of the pooled selection scores
      * (every one if fewer), plus −∞.
      */
     public static double choose(double[] withCanary, double[] withoutCanary, Objective objective, double alpha,
@@ -133,8 +133,8 @@ public final class EpsilonLowerBound {
     }
 
     /**
-     * Chooses the threshold maximizing a rate objective evaluated at the Clopper–Pearson upper bounds
-     * (level α/2 each) of the selection runs' error rates.
+     * Chooses the threshold maximizing a rate objective evaluated at upper confidence bounds (level α/2
+     * each; Wilson score bounds, see {@link #wilsonUpper}) of the selection runs' error rates.
      */
     public static double choose(double[] withCanary, double[] withoutCanary, RateObjective objective,
             double alpha) {
@@ -156,6 +156,7 @@ public final class EpsilonLowerBound {
         System.arraycopy(pos, 0, pooled, 0, pos.length);
         System.arraycopy(neg, 0, pooled, pos.length, neg.length);
         Arrays.sort(pooled);
+        double z = GaussianDp.normalQuantile(1 - alpha / 2);
         double best = Double.NEGATIVE_INFINITY;
         double bestValue = -1;
         int stride = Math.max(1, pooled.length / MAX_CANDIDATES);
@@ -166,8 +167,8 @@ public final class EpsilonLowerBound {
             }
             long fp = neg.length - upperIndex(neg, tau); // # neg > tau
             long fn = upperIndex(pos, tau); // # pos <= tau
-            double a = ClopperPearson.upper(fp, neg.length, alpha / 2);
-            double b = ClopperPearson.upper(fn, pos.length, alpha / 2);
+            double a = wilsonUpper(fp, neg.length, z);
+            double b = wilsonUpper(fn, pos.length, z);
             double v = objective.value(a, b);
             if (v > bestValue) {
                 bestValue = v;
@@ -183,6 +184,18 @@ public final class EpsilonLowerBound {
             y[i] = -x[i];
         }
         return y;
+    }
+
+    /**
+     * The Wilson score upper bound (p̂ + z²/2m + z√(p̂(1 − p̂)/m + z²/4m²))/(1 + z²/m), a closed-form
+     * stand-in for the Clopper–Pearson bound while thresholds are compared on the selection half (any
+     * rule may choose the threshold there; only the evaluation needs the exact bound), capped to (0, 1].
+     */
+    static double wilsonUpper(long k, long m, double z) {
+        double p = (double) k / m;
+        double z2 = z * z;
+        double u = (p + z2 / (2 * m) + z * Math.sqrt(p * (1 - p) / m + z2 / (4.0 * m * m))) / (1 + z2 / m);
+        return Math.min(1, Math.max(u, Double.MIN_NORMAL));
     }
 
     /** The number of entries ≤ x in a sorted array. */

@@ -19,7 +19,7 @@ final class IndependentClopperPearson {
         return s;
     }
 
-    /** P(Bin(m, p) ≤ k) by direct summation (log-sum-exp). */
+    /** P(Bin(m, p) ≤ k) by direct summation of the pmf (log space, term ratios). */
     static double binomialCdf(long k, long m, double p) {
         if (p <= 0) {
             return 1;
@@ -27,12 +27,12 @@ final class IndependentClopperPearson {
         if (p >= 1) {
             return k >= m ? 1 : 0;
         }
-        double lp = Math.log(p);
-        double lq = Math.log1p(-p);
-        double max = Double.NEGATIVE_INFINITY;
+        double lr = Math.log(p) - Math.log1p(-p);
         double[] terms = new double[(int) k + 1];
-        for (int i = 0; i <= k; i++) {
-            terms[i] = logChoose(m, i) + i * lp + (m - i) * lq;
+        terms[0] = m * Math.log1p(-p);
+        double max = terms[0];
+        for (int i = 1; i <= k; i++) {
+            terms[i] = terms[i - 1] + Math.log((double) (m - i + 1) / i) + lr;
             max = Math.max(max, terms[i]);
         }
         double s = 0;
