@@ -76,17 +76,43 @@ public record AuditResult(String algorithm, String design, Mutation mutant, Stri
     }
 
     /**
-     * ε_lower recomputed from the first {@code prefixRuns} runs only (their first half selects, their second
-     * half evaluates), as if the audit had stopped there.
+     * The audit as if it had stopped after its first {@code prefixRuns} runs: the same analysis (their
+     * first half selects, their second half evaluates) on those runs only. Run i of each dataset has the
+     * same seed in every audit of the configuration, so this is exactly the smaller audit.
+     *
+     * @param prefixRuns even, at least 8, at most {@link #runs()}
      */
-    public double epsilonLowerAt(int prefixRuns) {
-        int perSide = Math.min(scoresWith.length, prefixRuns / 2);
+    public AuditResult prefix(int prefixRuns) {
+        if (prefixRuns < 8 || prefixRuns > runs || prefixRuns % 2 != 0) {
+            throw org.dpopt.linalg.Checks.fail("prefix runs", "even, in [8, " + runs + "]", prefixRuns);
+        }
+        int perSide = prefixRuns / 2;
+        double[] w = Arrays.copyOf(scoresWith, perSide);
+        double[] o = Arrays.copyOf(scoresWithout, perSide);
         int sel = perSide / 2;
-        if (sel < 1 || perSide - sel < 1) {
+        double[] sw = Arrays.copyOfRange(w, 0, sel);
+        double[] so = Arrays.copyOfRange(o, 0, sel);
+        double[] ew = Arrays.copyOfRange(w, sel, perSide);
+        double[] eo = Arrays.copyOfRange(o, sel, perSide);
+        EpsilonLowerBound.Evaluation cp = EpsilonLowerBound.split(sw, so, ew, eo,
+                EpsilonLowerBound.Objective.CLOPPER_PEARSON, alpha, delta);
+        EpsilonLowerBound.Evaluation gdp = EpsilonLowerBound.split(sw, so, ew, eo,
+                EpsilonLowerBound.Objective.GAUSSIAN_DP, alpha, delta);
+        return new AuditResult(algorithm, design, mutant, statistic, whiteBox, relation, canary, epsilon, delta,
+                accountant, ledger, alpha, prefixRuns, seed, cp, gdp, family.test(gdp.fprUpper(), gdp.fnrUpper()),
+                family, Double.NaN, w, o);
+    }
+
+    /** ε_lower of {@link #prefix}{@code (prefixRuns)} (0 below 8 runs), without the other tests. */
+    public double epsilonLowerAt(int prefixRuns) {
+        int perSide = Math.min(runs, prefixRuns) / 2;
+        int sel = perSide / 2;
+        if (sel < 2) {
             return 0;
         }
-        return EpsilonLowerBound.split(Arrays.copyOfRange(scoresWith, 0, sel), Arrays.copyOfRange(scoresWithout, 0, sel),
-                Arrays.copyOfRange(scoresWith, sel, perSide), Arrays.copyOfRange(scoresWithout, sel, perSide),
+        return EpsilonLowerBound.split(Arrays.copyOfRange(scoresWith, 0, sel),
+                Arrays.copyOfRange(scoresWithout, 0, sel), Arrays.copyOfRange(scoresWith, sel, perSide),
+                Arrays.copyOfRange(scoresWithout, sel, perSide),
                 EpsilonLowerBound.Objective.CLOPPER_PEARSON, alpha, delta).epsilon();
     }
 

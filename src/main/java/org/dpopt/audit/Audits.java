@@ -39,7 +39,8 @@ public final class Audits {
     private static final Map<String, List<Design>> DESIGNS = new LinkedHashMap<>();
 
     static {
-        add("dp-sgd", "isolated-poisson", Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE), e -> SgdAudits.isolatedPoisson(e, 50, 5));
+        add("dp-sgd", "isolated-poisson", Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE),
+                e -> SgdAudits.isolatedPoisson(e, 50, 5));
         add("dp-sgd", "aligned-full-batch", Set.of(Mutation.REALIZED_BATCH, Mutation.HALF_RATE_ACCOUNTING,
                 Mutation.HALF_NOISE),
                 e -> SgdAudits.alignedFullBatch(e, 5));

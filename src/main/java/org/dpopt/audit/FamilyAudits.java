@@ -8,7 +8,6 @@ import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.data.Dataset;
-import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.geometry.LpBall;
 import org.dpopt.geometry.Polytopes;
@@ -50,6 +49,17 @@ final class FamilyAudits {
     /** x = e_1 with a far label of the given sign: GLL derivative −sign·L₀ at every reachable w. */
     private static Dataset far(double sign) {
         return Canaries.record(D, 1, 1.0, sign * Canaries.FAR_LABEL, 1.0);
+    }
+
+    /**
+     * Replace-one with 99 null records (their scores and gradients are 0): the canary x = e_1, y = 1e6
+     * (gradient −e_1, favours vertex +e_1) replacing x = e_1, y = −1e6.
+     */
+    private static NeighbouringPair nullOthersReplaceOne() {
+        Dataset others = Dataset.of(new double[99][D], new double[99], 1.0);
+        return Canaries.replaceOne(others, far(-1), far(1), Canaries.axis(D, 1, 1),
+                "canary x = e_1, y = 1e6 (gradient -e_1; favours vertex +e_1) replacing x = e_1, y = -1e6; the "
+                        + "other records are 0");
     }
 
     private static AuditTarget.OptimizerFactory honestOnly(Supplier<PrivateOptimizer> build) {
@@ -107,12 +117,9 @@ final class FamilyAudits {
      * are 0). With T = 1 the released model is the selected vertex, so black-box sees the selection.
      */
     static AuditTarget noisyFrankWolfe(double epsilon) {
-        Dataset others = Dataset.of(new double[99][D], new double[99], 1.0);
-        NeighbouringPair pair = Canaries.replaceOne(others, far(-1), far(1), Canaries.axis(D, 1, 1),
-                "canary x = e_1, y = 1e6 (favours vertex +e_1) replacing x = e_1, y = -1e6 (favours -e_1); the "
-                        + "other records are 0");
-        ConvexSet l1 = Polytopes.l1Ball(D, 1.0);
-        return new AuditTarget("noisy-frank-wolfe", "one-step", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER, l1,
+        NeighbouringPair pair = nullOthersReplaceOne();
+        return new AuditTarget("noisy-frank-wolfe", "one-step", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
+                Polytopes.l1Ball(D, 1.0),
                 honestOnly(() -> NoisyFrankWolfe.builder().iterations(1).diagnostics(false).build()),
                 Statistics.modelProjection(Canaries.axis(D, 1, 1)), Set.of(), ADVANCED_REPLACE, ADVANCED_REPLACE,
                 "n = 100, T = 1 over the l1 ball; the released vertex's w_1 (black-box = the selection)");
@@ -120,9 +127,7 @@ final class FamilyAudits {
 
     /** {@code vr-frank-wolfe}: n = 100 over the ℓ1 ball, the same canary; black-box, the released iterate's w_1. */
     static AuditTarget vrFrankWolfe(double epsilon) {
-        Dataset others = Dataset.of(new double[99][D], new double[99], 1.0);
-        NeighbouringPair pair = Canaries.replaceOne(others, far(-1), far(1), Canaries.axis(D, 1, 1),
-                "canary x = e_1, y = 1e6 (favours vertex +e_1) replacing x = e_1, y = -1e6; the other records are 0");
+        NeighbouringPair pair = nullOthersReplaceOne();
         return new AuditTarget("vr-frank-wolfe", "one-pass", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 Polytopes.l1Ball(D, 1.0),
                 honestOnly(() -> VarianceReducedFrankWolfe.builder().diagnostics(false).build()),
@@ -132,9 +137,7 @@ final class FamilyAudits {
 
     /** {@code noisy-sfw}: n = 100 over the ℓ2 ball, the same canary; black-box, the released iterate's w_1. */
     static AuditTarget noisySfw(double epsilon) {
-        Dataset others = Dataset.of(new double[99][D], new double[99], 1.0);
-        NeighbouringPair pair = Canaries.replaceOne(others, far(-1), far(1), Canaries.axis(D, 1, 1),
-                "canary x = e_1, y = 1e6 (gradient -e_1) replacing x = e_1, y = -1e6; the other records are 0");
+        NeighbouringPair pair = nullOthersReplaceOne();
         return new AuditTarget("noisy-sfw", "one-pass", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 new LpBall(2, 1.0),
                 honestOnly(() -> NoisyStochasticFrankWolfe.builder().diagnostics(false).build()),
@@ -145,7 +148,8 @@ final class FamilyAudits {
     /**
      * {@code pg-mirror-descent}: n = 200 in the ℓ2 ball of radius 1 (p = 2), zero-out pair with the gradient
      * canary (a null record contributes nothing, as its absence would), T_out = 2 rounds of K = 2 phases;
-     * black-box, the released iterate's w_1. The canary reaches the output only through its part, which its random label picks.
+     * black-box, the released iterate's w_1. The canary reaches the output only through its part, which
+     * its random label picks.
      */
     static AuditTarget pgMirrorDescent(double epsilon) {
         Dataset others = Canaries.background(199, D, 1, 1.0, false, 23);

@@ -155,6 +155,8 @@ public final class LedgerFamily {
      * false-positive rate a, max(0, max over the ε grid of max(1 − δ(ε) − e^ε a, e^{−ε}(1 − δ(ε) − a))).
      */
     public double tradeOff(double a, double s) {
+        // ε ∈ [0, 20] on the grid: the first form binds at small a, the second (the exchanged
+        // inequality) at large a, where the curve's slope is shallower than −1
         Checks.inRange("false-positive rate", a, 0, 1);
         DpEvent e = scaled(ledger, s);
         double best = 0;
@@ -162,9 +164,6 @@ public final class LedgerFamily {
             double eps = k * EPSILON_STEP;
             double d = curve.delta(e, eps);
             best = Math.max(best, Math.max(1 - d - Math.exp(eps) * a, Math.exp(-eps) * (1 - d - a)));
-            if (Math.exp(eps) * a > 1) {
-                break;
-            }
         }
         return best;
     }

@@ -3,6 +3,7 @@ package org.dpopt.audit;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
@@ -56,33 +57,26 @@ public final class MemoizingAccountant implements PrivacyAccountant {
 
     @Override
     public double epsilon(DpEvent event, double delta) {
-        Key k = new Key(Checks.notNull("event", event), delta);
-        Double v = epsilons.get(k);
-        if (v == null) {
-            v = inner.epsilon(event, delta);
-            epsilons.put(k, v);
-        }
-        return v;
+        return remembered(epsilons, event, delta, () -> inner.epsilon(event, delta));
     }
 
     @Override
     public double delta(DpEvent event, double epsilon) {
-        Key k = new Key(Checks.notNull("event", event), epsilon);
-        Double v = deltas.get(k);
-        if (v == null) {
-            v = inner.delta(event, epsilon);
-            deltas.put(k, v);
-        }
-        return v;
+        return remembered(deltas, event, epsilon, () -> inner.delta(event, epsilon));
     }
 
     @Override
     public PrivacyReport report(DpEvent event, double delta) {
-        Key k = new Key(Checks.notNull("event", event), delta);
-        PrivacyReport v = reports.get(k);
+        return remembered(reports, event, delta, () -> inner.report(event, delta));
+    }
+
+    /** The cached answer for (event, value), computed once (not under a lock: a race computes it twice). */
+    private static <T> T remembered(Map<Key, T> cache, DpEvent event, double value, Supplier<T> compute) {
+        Key k = new Key(Checks.notNull("event", event), value);
+        T v = cache.get(k);
         if (v == null) {
-            v = inner.report(event, delta);
-            reports.put(k, v);
+            v = compute.get();
+            cache.put(k, v);
         }
         return v;
     }

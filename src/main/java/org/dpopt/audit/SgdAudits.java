@@ -169,7 +169,8 @@ final class SgdAudits {
                 ConvexSets.l2Ball(1.0), (m, o) -> Bftt19Sgd.builder().accountant(acc).mutation(m).observer(o).build(),
                 Statistics.poissonGaussianLlr(1.0), Set.of(Mutation.HALF_NOISE),
                 new CurveAccountant(acc, new RdpAccountant()), null,
-                "n = 200, the theorem's T and q = m/n; the log-likelihood ratio on the noisy sums' projections on -e_1");
+                "n = 200, the theorem's T and q = m/n; the log-likelihood ratio on the noisy sums' projections on "
+                        + "-e_1");
     }
 
     /**

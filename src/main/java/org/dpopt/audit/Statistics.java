@@ -29,36 +29,45 @@ public final class Statistics {
     private Statistics() {
     }
 
+    /** A statistic from its name, kind and score function. */
+    public static AuditStatistic of(String name, boolean whiteBox, java.util.function.ToDoubleFunction<RunView> score) {
+        Checks.notNull("name", name);
+        Checks.notNull("score", score);
+        return new AuditStatistic() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean whiteBox() {
+                return whiteBox;
+            }
+
+            @Override
+            public double score(RunView run) {
+                return score.applyAsDouble(run);
+            }
+        };
+    }
+
     /**
      * Σ_t log(1 − q_t + q_t exp((c_t y_t − c_t²/2)/σ_t²)) with c_t = shift·Δ_t (the canary's
      * contribution along u, as a multiple of the recorded sensitivity) and q_t, σ_t as recorded.
      */
     public static AuditStatistic poissonGaussianLlr(double shift) {
         Checks.positive("shift", shift);
-        return new AuditStatistic() {
-            @Override
-            public String name() {
-                return "llr-poisson-gaussian";
+        return of("llr-poisson-gaussian", true, r -> {
+            double s = 0;
+            for (int t = 0; t < r.releases(); t++) {
+                double c = shift * r.sensitivities()[t];
+                double sig2 = r.noiseScales()[t] * r.noiseScales()[t];
+                double l = (c * r.projections()[t] - 0.5 * c * c) / sig2;
+                double q = Double.isNaN(r.samplingRates()[t]) ? 1 : r.samplingRates()[t];
+                s += logMix(q, l);
             }
-
-            @Override
-            public boolean whiteBox() {
-                return true;
-            }
-
-            @Override
-            public double score(RunView r) {
-                double s = 0;
-                for (int t = 0; t < r.releases(); t++) {
-                    double c = shift * r.sensitivities()[t];
-                    double sig2 = r.noiseScales()[t] * r.noiseScales()[t];
-                    double l = (c * r.projections()[t] - 0.5 * c * c) / sig2;
-                    double q = Double.isNaN(r.samplingRates()[t]) ? 1 : r.samplingRates()[t];
-                    s += logMix(q, l);
-                }
-                return s;
-            }
-        };
+            return s;
+        });
     }
 
     /** log(1 − q + q e^l), stably. */
@@ -80,64 +89,38 @@ public final class Statistics {
     public static AuditStatistic shuffledGaussianLlr(double shift, int stepsPerEpoch) {
         Checks.positive("shift", shift);
         Checks.atLeastOne("stepsPerEpoch", stepsPerEpoch);
-        return new AuditStatistic() {
-            @Override
-            public String name() {
-                return "llr-shuffled-gaussian";
-            }
-
-            @Override
-            public boolean whiteBox() {
-                return true;
-            }
-
-            @Override
-            public double score(RunView r) {
-                double total = 0;
-                for (int start = 0; start < r.releases(); start += stepsPerEpoch) {
-                    int end = Math.min(r.releases(), start + stepsPerEpoch);
-                    double max = Double.NEGATIVE_INFINITY;
-                    double[] l = new double[end - start];
-                    for (int t = start; t < end; t++) {
-                        double c = shift * r.sensitivities()[t];
-                        double sig2 = r.noiseScales()[t] * r.noiseScales()[t];
-                        l[t - start] = (c * r.projections()[t] - 0.5 * c * c) / sig2;
-                        max = Math.max(max, l[t - start]);
-                    }
-                    double sum = 0;
-                    for (double v : l) {
-                        sum += Math.exp(v - max);
-                    }
-                    total += max + Math.log(sum / l.length);
+        return of("llr-shuffled-gaussian", true, r -> {
+            double total = 0;
+            for (int start = 0; start < r.releases(); start += stepsPerEpoch) {
+                int end = Math.min(r.releases(), start + stepsPerEpoch);
+                double max = Double.NEGATIVE_INFINITY;
+                double[] l = new double[end - start];
+                for (int t = start; t < end; t++) {
+                    double c = shift * r.sensitivities()[t];
+                    double sig2 = r.noiseScales()[t] * r.noiseScales()[t];
+                    l[t - start] = (c * r.projections()[t] - 0.5 * c * c) / sig2;
+                    max = Math.max(max, l[t - start]);
                 }
-                return total;
+                double sum = 0;
+                for (double v : l) {
+                    sum += Math.exp(v - max);
+                }
+                total += max + Math.log(sum / l.length);
             }
-        };
+            return total;
+        });
     }
 
     /** Black-box: ⟨w, u⟩ for the released model w and a fixed direction u. */
     public static AuditStatistic modelProjection(DMatrixRMaj direction) {
         double[] u = Checks.notNull("direction", direction).data.clone();
-        return new AuditStatistic() {
-            @Override
-            public String name() {
-                return "model-projection";
+        return of("model-projection", false, r -> {
+            double s = 0;
+            for (int j = 0; j < u.length; j++) {
+                s += u[j] * r.solution().data[j];
             }
-
-            @Override
-            public boolean whiteBox() {
-                return false;
-            }
-
-            @Override
-            public double score(RunView r) {
-                double s = 0;
-                for (int j = 0; j < u.length; j++) {
-                    s += u[j] * r.solution().data[j];
-                }
-                return s;
-            }
-        };
+            return s;
+        });
     }
 
     /**
@@ -149,48 +132,22 @@ public final class Statistics {
     public static AuditStatistic canaryLoss(Loss loss, Dataset canary) {
         Checks.notNull("loss", loss);
         Checks.notNull("canary", canary);
-        return new AuditStatistic() {
-            @Override
-            public String name() {
-                return "canary-loss";
-            }
-
-            @Override
-            public boolean whiteBox() {
-                return false;
-            }
-
-            @Override
-            public double score(RunView r) {
-                return -loss.value(r.solution(), canary, 0);
-            }
-        };
+        return of("canary-loss", false, r -> {
+            return -loss.value(r.solution(), canary, 0);
+        });
     }
 
     /** White-box: how often report-noisy-max selected the given index (the canary's favoured vertex). */
     public static AuditStatistic selectionCount(int index) {
-        return new AuditStatistic() {
-            @Override
-            public String name() {
-                return "selection-count";
-            }
-
-            @Override
-            public boolean whiteBox() {
-                return true;
-            }
-
-            @Override
-            public double score(RunView r) {
-                int k = 0;
-                for (int j : r.selections()) {
-                    if (j == index) {
-                        k++;
-                    }
+        return of("selection-count", true, r -> {
+            int k = 0;
+            for (int j : r.selections()) {
+                if (j == index) {
+                    k++;
                 }
-                return k;
             }
-        };
+            return k;
+        });
     }
 
     /**
@@ -198,25 +155,12 @@ public final class Statistics {
      * for shuffled batches, where the canary's batch is the one whose sum stands out.
      */
     public static AuditStatistic maxProjection() {
-        return new AuditStatistic() {
-            @Override
-            public String name() {
-                return "max-projection";
+        return of("max-projection", true, r -> {
+            double m = Double.NEGATIVE_INFINITY;
+            for (double y : r.projections()) {
+                m = Math.max(m, y);
             }
-
-            @Override
-            public boolean whiteBox() {
-                return true;
-            }
-
-            @Override
-            public double score(RunView r) {
-                double m = Double.NEGATIVE_INFINITY;
-                for (double y : r.projections()) {
-                    m = Math.max(m, y);
-                }
-                return m;
-            }
-        };
+            return m;
+        });
     }
 }

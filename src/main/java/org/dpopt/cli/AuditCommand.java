@@ -243,7 +243,7 @@ final class AuditCommand implements Callable<Integer> {
         }
         List<Plots.Series> s = new ArrayList<>();
         s.add(new Plots.Series("observed (evaluation half)", fx, fy));
-        s.add(new Plots.Series("claimed (" + fmt(r.epsilon()) + ", " + r.delta() + ")-DP", ax, claimed));
+        s.add(new Plots.Series(String.format("claimed (%.3f, %.0e)-DP", r.epsilon(), r.delta()), ax, claimed));
         s.add(new Plots.Series("recorded ledger", ax, ledger));
         Plots.line(out.resolve(stem + "-tradeoff.png"), r.algorithm() + (r.mutant() == Mutation.NONE ? ""
                 : " (mutant " + r.mutant().cliName() + ")") + ": trade-off, " + r.runs() + " runs",
@@ -258,7 +258,8 @@ final class AuditCommand implements Callable<Integer> {
             lo[i] = r.epsilonLowerAt(runsAt);
             cl[i] = r.epsilon();
         }
-        Plots.line(out.resolve(stem + "-epsilon-vs-runs.png"), r.algorithm() + ": epsilon_lower ("
+        Plots.line(out.resolve(stem + "-epsilon-vs-runs.png"), r.algorithm() + (r.mutant() == Mutation.NONE ? ""
+                : " (mutant " + r.mutant().cliName() + ")") + ": epsilon_lower ("
                 + Math.round(100 * r.confidence()) + "%) vs runs", "runs", "epsilon",
                 List.of(new Plots.Series("epsilon_lower", n, lo), new Plots.Series("claimed epsilon", n, cl)),
                 false, false);

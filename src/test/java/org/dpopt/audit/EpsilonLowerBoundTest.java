@@ -71,12 +71,14 @@ class EpsilonLowerBoundTest {
         double epsGauss = GaussianDp.epsilon(mu, delta);
         for (int rep = 0; rep < 400; rep++) {
             UniformRandomProvider rng = Rngs.seeded(1000 + rep);
-            double[][] h = {rr(1, true, 200, rng), rr(1, false, 200, rng), rr(1, true, 200, rng), rr(1, false, 200, rng)};
+            double[][] h = {rr(1, true, 200, rng), rr(1, false, 200, rng), rr(1, true, 200, rng),
+                rr(1, false, 200, rng)};
             if (EpsilonLowerBound.split(h[0], h[1], h[2], h[3], EpsilonLowerBound.Objective.CLOPPER_PEARSON, 0.05,
                     delta).epsilon() > 1) {
                 exceedRr++;
             }
-            double[][] g = {gaussian(mu, 200, rng), gaussian(0, 200, rng), gaussian(mu, 200, rng), gaussian(0, 200, rng)};
+            double[][] g = {gaussian(mu, 200, rng), gaussian(0, 200, rng), gaussian(mu, 200, rng),
+                gaussian(0, 200, rng)};
             EpsilonLowerBound.Evaluation e = EpsilonLowerBound.split(g[0], g[1], g[2], g[3],
                     EpsilonLowerBound.Objective.GAUSSIAN_DP, 0.05, delta);
             if (e.mu() > mu) {

@@ -5,7 +5,7 @@ package org.dpopt.audit;
  * regularized incomplete beta function): the binomial CDF is summed term by term in log space
  * (binomial coefficients as sums of logarithms) and p_U is found by bisection on P(Bin(m, p) ≤ k) = α.
  */
-final class IndependentClopperPearson {
+public final class IndependentClopperPearson {
     private IndependentClopperPearson() {
     }
 
@@ -42,7 +42,7 @@ final class IndependentClopperPearson {
         return Math.min(1, Math.exp(max + Math.log(s)));
     }
 
-    static double upper(long k, long m, double alpha) {
+    public static double upper(long k, long m, double alpha) {
         if (k >= m) {
             return 1;
         }
@@ -60,7 +60,7 @@ final class IndependentClopperPearson {
     }
 
     /** ε_lower from raw counts, written out from the (ε, δ) inequality without the library. */
-    static double epsilonLower(long tp, long fp, long tn, long fn, double alpha, double delta) {
+    public static double epsilonLower(long tp, long fp, long tn, long fn, double alpha, double delta) {
         double a = upper(fp, fp + tn, alpha / 2);
         double b = upper(fn, fn + tp, alpha / 2);
         double e1 = 1 - delta - b > 0 ? Math.log((1 - delta - b) / a) : 0;

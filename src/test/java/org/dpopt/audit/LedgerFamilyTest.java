@@ -28,7 +28,8 @@ class LedgerFamilyTest {
                 LedgerFamily.scaled(new SelfComposedEvent(new PoissonSampledEvent(1, new GaussianEvent(2)), 7), 1.5));
         assertEquals(new EpsilonDeltaEvent(0.5, 1e-6), LedgerFamily.scaled(new EpsilonDeltaEvent(1, 1e-6), 2));
         assertEquals(new ParallelComposedEvent(List.of(new GaussianEvent(1), new GaussianEvent(4))),
-                LedgerFamily.scaled(new ParallelComposedEvent(List.of(new GaussianEvent(0.5), new GaussianEvent(2))), 2));
+                LedgerFamily.scaled(new ParallelComposedEvent(List.of(new GaussianEvent(0.5), new GaussianEvent(2))),
+                        2));
     }
 
     private static double onCurve(double mu, double a) {

@@ -1,55 +1,37 @@
-package org.dpopt.audit;
+package org.dpopt.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.dpopt.cli.Main;
+import org.dpopt.audit.IndependentClopperPearson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code dpopt audit}: the JSON contract, the plots, progress output, and bad input (exit 2, one line,
  * nothing written). The audits here are small and their values are not checked against the claim
- * (that is {@link OptimizerAuditsTest}); the counts are checked against an independent Clopper–Pearson.
+ * (that is {@code org.dpopt.audit.OptimizerAuditsTest}); the counts are checked against an independent
+ * Clopper–Pearson ({@link IndependentClopperPearson}).
  */
-class AuditCommandTest {
+class AuditCliTest {
 
-    record Run(int code, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
-    static JsonNode json(Run r) throws Exception {
-        assertEquals(0, r.code(), r.err());
-        String[] lines = r.out().strip().split("\n");
-        assertEquals(1, lines.length, "exactly one JSON line expected: " + r.out());
-        return new ObjectMapper().readTree(lines[0]);
+    /** {@code dpopt audit} of the fast full-batch dp-sgd configuration with extra arguments. */
+    private static CliTest.Run fullBatch(String... more) {
+        String[] head = {"audit", "--algorithm", "dp-sgd", "--design", "aligned-full-batch"};
+        return CliTest.run(Stream.concat(Stream.of(head), Stream.of(more)).toArray(String[]::new));
     }
 
     @Test
     void jsonKeysInStableOrderAndCountsBehindTheBound() throws Exception {
-        JsonNode j = json(run("audit", "--algorithm", "dp-sgd", "--design", "aligned-full-batch", "--epsilon", "4",
-                "--runs", "400", "--json"));
+        JsonNode j = CliTest.json(fullBatch("--epsilon", "4", "--runs", "400", "--json"));
         List<String> keys = new ArrayList<>();
         for (Iterator<String> it = j.fieldNames(); it.hasNext();) {
             keys.add(it.next());
@@ -90,7 +72,7 @@ class AuditCommandTest {
         };
         for (String[] args : cases) {
             String[] full = Stream.concat(Stream.of("audit", "--json"), Stream.of(args)).toArray(String[]::new);
-            JsonNode j = json(run(full));
+            JsonNode j = CliTest.json(CliTest.run(full));
             JsonNode c = j.get("counts");
             double mine = IndependentClopperPearson.epsilonLower(c.get("true_positives").asLong(),
                     c.get("false_positives").asLong(), c.get("true_negatives").asLong(),
@@ -104,14 +86,12 @@ class AuditCommandTest {
     @Test
     void outWritesJsonAndTwoPlotsAndIsReproducible(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("res");
-        JsonNode a = json(run("audit", "--algorithm", "dp-sgd", "--design", "aligned-full-batch", "--epsilon", "4",
-                "--runs", "200", "--json", "--out", out.toString()));
+        JsonNode a = CliTest.json(fullBatch("--epsilon", "4", "--runs", "200", "--json", "--out", out.toString()));
         String stem = "audit-dp-sgd-eps4";
         assertTrue(Files.size(out.resolve(stem + ".json")) > 100);
         assertTrue(Files.size(out.resolve(stem + "-tradeoff.png")) > 1000);
         assertTrue(Files.size(out.resolve(stem + "-epsilon-vs-runs.png")) > 1000);
-        JsonNode b = json(run("audit", "--algorithm", "dp-sgd", "--design", "aligned-full-batch", "--epsilon", "4",
-                "--runs", "200", "--json"));
+        JsonNode b = CliTest.json(fullBatch("--epsilon", "4", "--runs", "200", "--json"));
         assertEquals(a.get("counts"), b.get("counts"));
         assertEquals(a.get("epsilon_lower"), b.get("epsilon_lower"));
         assertEquals(a.get("gdp"), b.get("gdp"));
@@ -119,15 +99,14 @@ class AuditCommandTest {
 
     @Test
     void progressBarOnlyWhenAskedForOutsideATerminal() {
-        Run shown = run("audit", "--algorithm", "dp-sgd", "--design", "aligned-full-batch", "--runs", "100",
-                "--progress");
+        CliTest.Run shown = fullBatch("--runs", "100", "--progress");
         assertEquals(0, shown.code(), shown.err());
-        assertTrue(shown.err().contains("100/100 runs") && shown.err().contains("runs/s") && shown.err().contains("ETA"),
-                shown.err());
-        Run silent = run("audit", "--algorithm", "dp-sgd", "--design", "aligned-full-batch", "--runs", "100");
+        String bar = shown.err();
+        assertTrue(bar.contains("100/100 runs") && bar.contains("runs/s") && bar.contains("ETA"), bar);
+        CliTest.Run silent = fullBatch("--runs", "100");
         assertEquals(0, silent.code(), silent.err());
         assertEquals("", silent.err());
-        Run quiet = run("audit", "--algorithm", "dp-sgd", "--design", "aligned-full-batch", "--runs", "100", "--quiet");
+        CliTest.Run quiet = fullBatch("--runs", "100", "--quiet");
         assertEquals("", quiet.err());
     }
 
@@ -153,7 +132,7 @@ class AuditCommandTest {
         for (String[] args : bad) {
             String[] full = Stream.concat(Stream.of("audit", "--out", out.toString()), Stream.of(args))
                     .toArray(String[]::new);
-            Run r = run(full);
+            CliTest.Run r = CliTest.run(full);
             assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
             String[] lines = r.err().strip().split("\n");
             assertEquals(1, lines.length, r.err());
@@ -161,7 +140,7 @@ class AuditCommandTest {
             assertEquals("", r.out());
             assertFalse(Files.exists(out), "wrote " + out + " for " + String.join(" ", args));
         }
-        Run r = run("audit", "--algorithm", "dp-sgd", "--runs", "100", "--out", file.toString());
+        CliTest.Run r = CliTest.run("audit", "--algorithm", "dp-sgd", "--runs", "100", "--out", file.toString());
         assertEquals(2, r.code());
         assertEquals("dpopt: --out must be a directory but was " + file, r.err().strip());
         assertEquals("x", Files.readString(file));
