@@ -46,8 +46,8 @@ final class AuditCommand implements Callable<Integer> {
 
     @Option(names = "--algorithm", required = true, description = "Algorithm to audit.")
     String algorithm;
-    @Option(names = "--epsilon", defaultValue = "1", description = "Claimed epsilon the optimizer is calibrated to "
-            + "(default 1; delta is 1e-5).")
+    @Option(names = "--epsilon", defaultValue = "4", description = "Claimed epsilon the optimizer is calibrated to "
+            + "(default 4; delta is 1e-5).")
     double epsilon;
     @Option(names = "--runs", defaultValue = "2000", description = "Total runs, even, >= 8: half on each dataset, "
             + "each half split into a selection and an evaluation half (default 2000).")
@@ -220,8 +220,8 @@ final class AuditCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + out + ": " + e.getMessage(), e);
         }
-        String stem = "audit-" + r.algorithm() + (r.mutant() == Mutation.NONE ? "" : "-" + r.mutant().cliName())
-                + "-eps" + fmt(epsilon);
+        String stem = "audit-" + r.algorithm() + "-" + r.design()
+                + (r.mutant() == Mutation.NONE ? "" : "-" + r.mutant().cliName()) + "-eps" + fmt(epsilon);
         OutputPaths.writeAtomically(out.resolve(stem + ".json"), Json.write(o) + "\n");
         double[][] emp = r.empiricalTradeOff(200);
         double[] fx = new double[emp.length];

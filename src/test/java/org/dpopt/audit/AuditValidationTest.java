@@ -143,6 +143,33 @@ class AuditValidationTest {
         assertTrue(notCaught.isEmpty(), "mutants not caught at the largest size: " + notCaught);
     }
 
+    /**
+     * The two mutants Clopper–Pearson does not catch with the sizes of {@link #sizeAtWhichEachMutantIsCaught}:
+     * half-rate-accounting at ε = 4 (10⁶ runs) and prox-sgd's half-noise (10⁵ runs), each next to the
+     * honest audit of the same size.
+     */
+    @Test
+    void stubbornMutantsWithMoreRuns() throws IOException {
+        Files.createDirectories(OUT);
+        StringBuilder csv = new StringBuilder(row("algorithm", "design", "mutant", "epsilon", "runs", "epsilon_lower",
+                "epsilon_lower_honest", "honest_flagged", "cp_flags", "ledger_flags"));
+        Object[][] cases = {{"dp-sgd", "aligned-full-batch", Mutation.HALF_RATE_ACCOUNTING, 4.0, 1_000_000},
+            {"prox-sgd", "isolated-poisson", Mutation.HALF_NOISE, 4.0, 100_000},
+            {"prox-sgd", "isolated-poisson", Mutation.HALF_NOISE, 1.0, 100_000}};
+        for (Object[] c : cases) {
+            Audits.Design d = Audits.design((String) c[0], (String) c[1]);
+            double eps = (Double) c[3];
+            int n = (Integer) c[4];
+            AuditResult h = audit(d, eps, Mutation.NONE, n);
+            AuditResult r = audit(d, eps, (Mutation) c[2], n);
+            csv.append(row(c[0], c[1], ((Mutation) c[2]).cliName(), eps, n, r.epsilonLower(), h.epsilonLower(),
+                    h.flagged(), !r.passed(), !r.ledgerConsistent()));
+            assertFalse(h.flagged(), "honest flagged: " + h);
+            assertTrue(r.flagged(), "mutant not flagged: " + r);
+        }
+        Files.writeString(OUT.resolve("mutants-large.csv"), csv);
+    }
+
     /** The plots of validation/auditing.md, made by the CLI itself (the commands are recorded there). */
     @Test
     void plotsThroughTheCli() {

@@ -87,7 +87,7 @@ class AuditCliTest {
     void outWritesJsonAndTwoPlotsAndIsReproducible(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("res");
         JsonNode a = CliTest.json(fullBatch("--epsilon", "4", "--runs", "200", "--json", "--out", out.toString()));
-        String stem = "audit-dp-sgd-eps4";
+        String stem = "audit-dp-sgd-aligned-full-batch-eps4";
         assertTrue(Files.size(out.resolve(stem + ".json")) > 100);
         assertTrue(Files.size(out.resolve(stem + "-tradeoff.png")) > 1000);
         assertTrue(Files.size(out.resolve(stem + "-epsilon-vs-runs.png")) > 1000);
