@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "dpopt", mixinStandardHelpOptions = true, version = "dpopt 0.1.0",
         description = "Differentially private stochastic optimization.",
         subcommands = {DemoCommand.class, TrainCommand.class, PredictCommand.class, AccountCommand.class,
-            BenchCommand.class})
+            BenchCommand.class, AuditCommand.class})
 public final class Main implements Runnable {
 
     @Override

@@ -1,0 +1,21 @@
+package org.dpopt.audit;
+
+/**
+ * A test statistic: one number per run, larger when the run looks like it saw the canary. It must be
+ * fixed before the runs are made (it may use public constants of the configuration: the canary, the
+ * noise scales and sampling rates the ledger records, never the data of other runs).
+ */
+public interface AuditStatistic {
+
+    /** A short name for reports, e.g. {@code "llr-poisson-gaussian"}. */
+    String name();
+
+    /**
+     * True if the statistic reads the intermediate noisy releases (white-box: the threat model of the
+     * privacy proof, which covers every release); false if it reads only the final model (black-box).
+     */
+    boolean whiteBox();
+
+    /** The score of one run. */
+    double score(RunView run);
+}

@@ -1,0 +1,163 @@
+package org.dpopt.audit;
+
+import java.util.Arrays;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.NonPrivateEvent;
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.accounting.PrivacyReport;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Problem;
+import org.dpopt.noise.Rngs;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.Mutation;
+
+/**
+ * Runs an audit: the optimizer {@code runs/2} times on each dataset of the pair, every run seeded from
+ * the audit's seed (an audit is a test: its runs are research-mode runs, reproducible and not private),
+ * one score per run from the statistic, then the bounds.
+ *
+ * <p>Run i on dataset b ∈ {D, D′} uses the seed {@link #runSeed}(seed, b, i). The first half of each
+ * dataset's runs is the selection half, the rest the evaluation half ({@link EpsilonLowerBound}). The
+ * plan is made once from the public shape (both datasets are planned for the same declared size) and
+ * reused; optimizers not yet on the run core are planned per run by their {@code optimize}.
+ */
+public final class OptimizerAudit {
+    private OptimizerAudit() {
+    }
+
+    /**
+     * The audit's size and confidence.
+     *
+     * @param runs total runs, even, ≥ 8 (half on each dataset)
+     * @param alpha α ∈ (0, 1): each bound holds with probability ≥ 1 − α
+     * @param seed the audit's seed
+     */
+    public record Settings(int runs, double alpha, long seed) {
+        /** Validates. */
+        public Settings {
+            Checks.atLeast("runs", runs, 8);
+            if (runs % 2 != 0) {
+                throw Checks.fail("runs", "even (half on each dataset)", runs);
+            }
+            Checks.openUnit("alpha", alpha);
+        }
+    }
+
+    /** Sees the audit's progress (called on the audit's thread after each run). */
+    @FunctionalInterface
+    public interface Progress {
+        /** Nothing. */
+        Progress NONE = (done, total) -> {
+        };
+
+        /** {@code done} of {@code total} runs are finished. */
+        void update(long done, long total);
+    }
+
+    /** The seed of run i on dataset b (0: D, 1: D′): a 64-bit mix of the three (SplitMix64 finalizer). */
+    public static long runSeed(long seed, int side, long i) {
+        long z = seed * 0x9E3779B97F4A7C15L + (2 * i + side + 1) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /**
+     * Audits one configuration.
+     *
+     * @throws IllegalArgumentException if the configuration does not run the mutant
+     * @throws IllegalStateException if a white-box statistic observed no release (the optimizer does not
+     *         report its releases), or runs on D and D′ claim different guarantees
+     */
+    public static AuditResult run(AuditTarget t, Mutation mutant, Settings s, Progress progress) {
+        Checks.notNull("target", t);
+        Checks.notNull("mutant", mutant);
+        Checks.notNull("settings", s);
+        Checks.notNull("progress", progress);
+        if (!t.runs(mutant)) {
+            throw Checks.fail("--mutant", "one this configuration of " + t.algorithm() + " runs "
+                    + t.mutants().stream().map(Mutation::cliName).sorted().toList(), mutant.cliName());
+        }
+        long t0 = System.nanoTime();
+        ReleaseRecorder recorder = new ReleaseRecorder(t.pair().direction());
+        PrivateOptimizer opt = t.factory().build(mutant, recorder);
+        Problem without = t.pair().problem(false, t.loss(), t.domain());
+        Problem with = t.pair().problem(true, t.loss(), t.domain());
+        RunPlan plan = planOnce(opt, with, t);
+        int perSide = s.runs() / 2;
+        double[][] scores = new double[2][perSide];
+        PrivacyReport claim = null;
+        DpEvent ledger = null;
+        PrivacyAccountant planAccountant = null;
+        long done = 0;
+        for (int i = 0; i < perSide; i++) {
+            for (int side = 0; side < 2; side++) {
+                Problem p = side == 1 ? with : without;
+                UniformRandomProvider rng = Rngs.seeded(runSeed(s.seed(), side, i));
+                recorder.reset();
+                OptimizationResult r = plan != null ? opt.run(p, plan, rng) : opt.optimize(p, t.budget(), rng);
+                RunView view = recorder.view(r.solution());
+                if (t.statistic().whiteBox() && view.releases() == 0 && view.selections().length == 0) {
+                    throw new IllegalStateException("the white-box statistic " + t.statistic().name() + " observed "
+                            + "no release of " + opt.name() + " (its releases are not reported to the observer)");
+                }
+                scores[side][i] = t.statistic().score(view);
+                if (claim == null) {
+                    claim = r.privacy();
+                    ledger = r.ledger();
+                    planAccountant = r.plan().accountant();
+                } else if (Math.abs(r.privacy().epsilon() - claim.epsilon()) > 1e-9 * Math.max(1, claim.epsilon())
+                        || r.privacy().delta() != claim.delta()) {
+                    throw new IllegalStateException("runs claim different guarantees: " + claim + " and "
+                            + r.privacy());
+                }
+                progress.update(++done, s.runs());
+            }
+        }
+        if (ledger instanceof NonPrivateEvent || !Double.isFinite(claim.epsilon())) {
+            throw Checks.fail("algorithm", "a private one (an audit tests a finite claimed epsilon)", t.algorithm());
+        }
+        PrivacyAccountant claimAcc = t.claimAccountant() != null ? t.claimAccountant() : planAccountant;
+        if (claimAcc == null) {
+            throw new IllegalStateException(t.algorithm() + ": the plan names no accountant and the audit target "
+                    + "gives none");
+        }
+        return analyse(t, mutant, s, scores[1], scores[0], claim, ledger, claimAcc, t0);
+    }
+
+    private static RunPlan planOnce(PrivateOptimizer opt, Problem with, AuditTarget t) {
+        try {
+            return opt.plan(with.shape(), t.budget());
+        } catch (IllegalStateException notPorted) {
+            // TRANSITIONAL: an optimizer not yet on the run core plans inside optimize() only
+            return null;
+        }
+    }
+
+    private static AuditResult analyse(AuditTarget t, Mutation mutant, Settings s, double[] with, double[] without,
+            PrivacyReport claim, DpEvent ledger, PrivacyAccountant claimAcc, long t0) {
+        int perSide = with.length;
+        int sel = perSide / 2;
+        double[] sw = Arrays.copyOfRange(with, 0, sel);
+        double[] so = Arrays.copyOfRange(without, 0, sel);
+        double[] ew = Arrays.copyOfRange(with, sel, perSide);
+        double[] eo = Arrays.copyOfRange(without, sel, perSide);
+        double alpha = s.alpha();
+        double delta = claim.delta();
+        EpsilonLowerBound.Evaluation cp = EpsilonLowerBound.split(sw, so, ew, eo,
+                EpsilonLowerBound.Objective.CLOPPER_PEARSON, alpha, delta);
+        EpsilonLowerBound.Evaluation gdp = EpsilonLowerBound.split(sw, so, ew, eo,
+                EpsilonLowerBound.Objective.GAUSSIAN_DP, alpha, delta);
+        PrivacyAccountant curve = t.curveAccountant() != null ? t.curveAccountant() : claimAcc;
+        // the ledger test reads the Gaussian-DP evaluation's rates: one threshold, one confidence statement
+        LedgerFamily family = new LedgerFamily(ledger, curve, claimAcc, delta);
+        LedgerFamily.Result lt = family.test(gdp.fprUpper(), gdp.fnrUpper());
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new AuditResult(t.algorithm(), t.design(), mutant, t.statistic().name(), t.statistic().whiteBox(),
+                t.pair().relation().toString(), t.pair().description(), claim.epsilon(), delta, claim.accountant(),
+                ledger.describe(), alpha, s.runs(), s.seed(), cp, gdp, lt, family, seconds, with, without);
+    }
+}

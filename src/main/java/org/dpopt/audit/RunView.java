@@ -1,0 +1,23 @@
+package org.dpopt.audit;
+
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * What an auditor sees of one run: the released model and, for white-box statistics, every noisy
+ * release the privacy proof covers, reduced to its projection on the canary direction.
+ *
+ * @param projections ⟨v_t, u⟩ for each Gaussian release v_t (after its noise), in order
+ * @param noiseScales σ_t = z_t·Δ_t, the recorded standard deviation of release t's noise
+ * @param sensitivities Δ_t, the recorded ℓ2 sensitivity of release t
+ * @param samplingRates q_t, the Poisson sampling probability of release t's event (1 if not sampled)
+ * @param selections the index chosen by each report-noisy-max release, in order
+ * @param solution the released model
+ */
+public record RunView(double[] projections, double[] noiseScales, double[] sensitivities, double[] samplingRates,
+        int[] selections, DMatrixRMaj solution) {
+
+    /** The number of Gaussian releases observed. */
+    public int releases() {
+        return projections.length;
+    }
+}

@@ -1,0 +1,166 @@
+package org.dpopt.audit;
+
+import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Loss;
+import org.ejml.data.DMatrixRMaj;
+
+/**
+ * The audit statistics. White-box ones read the noisy releases projected on the canary direction u
+ * ({@link RunView}); black-box ones read only the released model.
+ *
+ * <p><b>Log-likelihood ratio for Poisson-sampled Gaussian releases.</b> With a worst-case gradient
+ * canary (its clipped gradient is c·u, and no other record has a component along u), the projection
+ * y_t = ⟨v_t, u⟩ of release t is N(0, σ_t²) without the canary and the mixture
+ * (1 − q_t)N(0, σ_t²) + q_t N(c, σ_t²) with it, independently over t given the past (the other
+ * records' contributions are orthogonal to u). The Neyman–Pearson optimal statistic for this pair is
+ * the sum of per-release log-likelihood ratios
+ * <pre>
+ *   Λ = Σ_t log(1 − q_t + q_t exp((c y_t − c²/2)/σ_t²)),
+ * </pre>
+ * which for q_t = 1 is, up to constants, the noise-weighted sum of projections. Because this pair is
+ * the dominating pair of the accountant's Poisson-subsampled Gaussian, thresholding Λ traces the
+ * ledger's own trade-off curve: the audit can be tight (Nasr, Song, Thakurta, Papernot, Carlini,
+ * "Adversary Instantiation: Lower Bounds for Differentially Private Machine Learning", IEEE S&amp;P
+ * 2021, arXiv:2101.04535, for gradient canaries and intermediate releases; Nasr et al. 2023 for the
+ * log-likelihood statistic).
+ */
+public final class Statistics {
+    private Statistics() {
+    }
+
+    /** A statistic from its name, kind and score function. */
+    public static AuditStatistic of(String name, boolean whiteBox, java.util.function.ToDoubleFunction<RunView> score) {
+        Checks.notNull("name", name);
+        Checks.notNull("score", score);
+        return new AuditStatistic() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean whiteBox() {
+                return whiteBox;
+            }
+
+            @Override
+            public double score(RunView run) {
+                return score.applyAsDouble(run);
+            }
+        };
+    }
+
+    /**
+     * Σ_t log(1 − q_t + q_t exp((c_t y_t − c_t²/2)/σ_t²)) with c_t = shift·Δ_t (the canary's
+     * contribution along u, as a multiple of the recorded sensitivity) and q_t, σ_t as recorded.
+     */
+    public static AuditStatistic poissonGaussianLlr(double shift) {
+        Checks.positive("shift", shift);
+        return of("llr-poisson-gaussian", true, r -> {
+            double s = 0;
+            for (int t = 0; t < r.releases(); t++) {
+                double c = shift * r.sensitivities()[t];
+                double sig2 = r.noiseScales()[t] * r.noiseScales()[t];
+                double l = (c * r.projections()[t] - 0.5 * c * c) / sig2;
+                double q = Double.isNaN(r.samplingRates()[t]) ? 1 : r.samplingRates()[t];
+                s += logMix(q, l);
+            }
+            return s;
+        });
+    }
+
+    /** log(1 − q + q e^l), stably. */
+    static double logMix(double q, double l) {
+        if (q >= 1) {
+            return l;
+        }
+        if (l > 0) {
+            return l + Math.log(q + (1 - q) * Math.exp(-l));
+        }
+        return Math.log1p(q * Math.expm1(l));
+    }
+
+    /**
+     * The log-likelihood ratio for a canary that appears in exactly one uniformly placed release of each
+     * block of {@code stepsPerEpoch} consecutive releases (a shuffled epoch): Σ_epochs log((1/S) Σ_{t ∈ epoch}
+     * exp((c y_t − c²/2)/σ_t²)), c = shift·Δ_t.
+     */
+    public static AuditStatistic shuffledGaussianLlr(double shift, int stepsPerEpoch) {
+        Checks.positive("shift", shift);
+        Checks.atLeastOne("stepsPerEpoch", stepsPerEpoch);
+        return of("llr-shuffled-gaussian", true, r -> {
+            double total = 0;
+            for (int start = 0; start < r.releases(); start += stepsPerEpoch) {
+                int end = Math.min(r.releases(), start + stepsPerEpoch);
+                double max = Double.NEGATIVE_INFINITY;
+                double[] l = new double[end - start];
+                for (int t = start; t < end; t++) {
+                    double c = shift * r.sensitivities()[t];
+                    double sig2 = r.noiseScales()[t] * r.noiseScales()[t];
+                    l[t - start] = (c * r.projections()[t] - 0.5 * c * c) / sig2;
+                    max = Math.max(max, l[t - start]);
+                }
+                double sum = 0;
+                for (double v : l) {
+                    sum += Math.exp(v - max);
+                }
+                total += max + Math.log(sum / l.length);
+            }
+            return total;
+        });
+    }
+
+    /** Black-box: ⟨w, u⟩ for the released model w and a fixed direction u. */
+    public static AuditStatistic modelProjection(DMatrixRMaj direction) {
+        double[] u = Checks.notNull("direction", direction).data.clone();
+        return of("model-projection", false, r -> {
+            double s = 0;
+            for (int j = 0; j < u.length; j++) {
+                s += u[j] * r.solution().data[j];
+            }
+            return s;
+        });
+    }
+
+    /**
+     * Black-box: minus the loss of the released model on the canary record (a model that saw the
+     * canary fits it better), the membership-inference statistic of the literature.
+     *
+     * @param canary a one-row dataset holding the canary
+     */
+    public static AuditStatistic canaryLoss(Loss loss, Dataset canary) {
+        Checks.notNull("loss", loss);
+        Checks.notNull("canary", canary);
+        return of("canary-loss", false, r -> {
+            return -loss.value(r.solution(), canary, 0);
+        });
+    }
+
+    /** White-box: how often report-noisy-max selected the given index (the canary's favoured vertex). */
+    public static AuditStatistic selectionCount(int index) {
+        return of("selection-count", true, r -> {
+            int k = 0;
+            for (int j : r.selections()) {
+                if (j == index) {
+                    k++;
+                }
+            }
+            return k;
+        });
+    }
+
+    /**
+     * White-box: the largest projection max_t ⟨v_t, u⟩ over the releases — the test of Chua et al.
+     * for shuffled batches, where the canary's batch is the one whose sum stands out.
+     */
+    public static AuditStatistic maxProjection() {
+        return of("max-projection", true, r -> {
+            double m = Double.NEGATIVE_INFINITY;
+            for (double y : r.projections()) {
+                m = Math.max(m, y);
+            }
+            return m;
+        });
+    }
+}
