@@ -2,6 +2,7 @@ package org.dpopt.optim;
 
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
+import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.linalg.Checks;
@@ -27,6 +28,7 @@ public final class RunPlan {
     private final boolean budgetBinding;
     private final boolean exactSizeRequired;
     private final Object detail;
+    private volatile PrivacyReport report;
 
     private RunPlan(Builder b) {
         this.algorithm = Checks.notNull("algorithm", b.algorithm);
@@ -105,6 +107,22 @@ public final class RunPlan {
      */
     public boolean exactSizeRequired() {
         return exactSizeRequired;
+    }
+
+    /**
+     * The accountant's report on the statement at the budget's δ, computed once per plan (every run of the
+     * plan records the statement, so all its runs share it); null for a non-private plan.
+     */
+    public PrivacyReport report() {
+        if (accountant == null) {
+            return null;
+        }
+        PrivacyReport r = report;
+        if (r == null) {
+            r = accountant.report(statement, budget.delta());
+            report = r;
+        }
+        return r;
     }
 
     /**

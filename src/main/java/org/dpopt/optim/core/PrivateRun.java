@@ -303,7 +303,7 @@ public final class PrivateRun {
                 throw new IllegalStateException("the recorded ledger " + ledger.describe()
                         + " differs from the plan's statement " + plan.statement().describe());
             }
-            report = plan.accountant().report(ledger, budget.delta());
+            report = plan.report(); // the ledger equals the statement, so its report is the plan's
             report = chargeImplementation(report, budget.delta());
             if (plan.budgetBinding() && report.epsilon() > budget.epsilon() * (1 + BUDGET_TOLERANCE)) {
                 throw new IllegalStateException(plan.algorithm() + " spent epsilon " + report.epsilon()
