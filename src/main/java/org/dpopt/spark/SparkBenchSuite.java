@@ -163,8 +163,8 @@ public final class SparkBenchSuite implements BenchSuite {
         double[] ps = new double[reps];
         StringBuilder g = new StringBuilder("rep,memory_s,spark_s\n");
         for (int r = 0; r < reps; r++) {
-            pm[r] = time(() -> local.addGradient(loss, w, 1.0 / n, new DMatrixRMaj(d, 1)));
-            ps[r] = time(() -> passes.addGradient(loss, w, 1.0 / n, new DMatrixRMaj(d, 1)));
+            pm[r] = time(() -> local.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
+            ps[r] = time(() -> passes.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
             g.append(r).append(',').append(pm[r]).append(',').append(ps[r]).append('\n');
         }
         Files.writeString(out.resolve("spark-full-gradient.csv"), g.toString());
