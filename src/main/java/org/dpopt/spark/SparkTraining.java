@@ -29,7 +29,8 @@ public final class SparkTraining {
     }
 
     /** The algorithms this engine runs. */
-    public static final java.util.List<String> ALGORITHMS = java.util.List.of("dp-sgd", "noisy-frank-wolfe");
+    public static final java.util.List<String> ALGORITHMS = java.util.List.of("dp-sgd", "noisy-frank-wolfe",
+            "objective-perturbation", "objective-perturbation-svrg");
 
     /**
      * What to train.
