@@ -24,7 +24,8 @@ import org.dpopt.spark.SparkTraining;
 final class SparkTrainCall {
 
     /** Algorithms with a distributed engine. */
-    static final List<String> ALGORITHMS = List.of("dp-sgd", "noisy-frank-wolfe");
+    static final List<String> ALGORITHMS = List.of("dp-sgd", "noisy-frank-wolfe", "objective-perturbation",
+            "objective-perturbation-svrg");
 
     /** A finished distributed fit: the result, the release map and the non-private counts. */
     record Fit(OptimizationResult result, Map<String, Object> release, Map<String, Object> diagnostics) {

@@ -65,7 +65,8 @@ final class TrainCommand implements Callable<Integer> {
             + "with --engine spark).")
     String format;
     @Option(names = "--engine", defaultValue = "memory", description = "memory (default) or spark: the data-dependent "
-            + "sums on Spark executors, noise and accounting on the driver (dp-sgd, noisy-frank-wolfe).")
+            + "sums on Spark executors, noise and accounting on the driver (dp-sgd, noisy-frank-wolfe, "
+            + "objective-perturbation, objective-perturbation-svrg).")
     String engine;
     @Option(names = "--master", description = "Spark master with --engine spark (default: spark-submit's, else "
             + "local[*]).")

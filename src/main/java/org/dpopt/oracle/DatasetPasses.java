@@ -1,13 +1,16 @@
 package org.dpopt.oracle;
 
+import java.util.Arrays;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * {@link DataPasses} over the rows of an in-memory {@link Dataset} (or a block of rows on an executor),
- * in row order. The kernels every engine uses for its partial sums.
+ * {@link DataPasses} over an in-memory {@link Dataset}: one sequential pass per call, rows in order
+ * (so results do not depend on a thread count). The static kernels are the partial sums every engine
+ * uses on a block of rows of a larger dataset of n rows: a distributed engine runs them on its blocks
+ * and adds the partial results, so a term is computed the same way on every engine.
  *
  * @param data the rows
  */
@@ -19,76 +22,110 @@ public record DatasetPasses(Dataset data) implements DataPasses {
     }
 
     @Override
+    public long size() {
+        return data.size();
+    }
+
+    @Override
     public int dimension() {
         return data.dimension();
     }
 
     @Override
-    public void addGradient(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
-        for (int i = 0; i < data.size(); i++) {
-            data.addScaledRow(i, loss.derivative(data.dot(i, w), data.label(i)) * scale, out);
-        }
+    public double meanLoss(GeneralizedLinearLoss loss, DMatrixRMaj w) {
+        return lossSum(data, loss, w) / data.size();
     }
 
     @Override
-    public double addValueAndGradient(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
-        double v = 0;
-        for (int i = 0; i < data.size(); i++) {
-            double u = data.dot(i, w);
-            double y = data.label(i);
-            v += loss.phi(u, y);
-            data.addScaledRow(i, loss.derivative(u, y) * scale, out);
-        }
-        return v * scale;
+    public void meanGradient(GeneralizedLinearLoss loss, DMatrixRMaj w, DMatrixRMaj out) {
+        Arrays.fill(out.data, 0, data.dimension(), 0.0);
+        addGradient(data, loss, w, data.size(), out);
     }
 
     @Override
-    public void addHessianVector(GeneralizedLinearLoss loss, DMatrixRMaj w, DMatrixRMaj v, double scale,
-            DMatrixRMaj out) {
-        for (int i = 0; i < data.size(); i++) {
-            double c = loss.secondDerivative(data.dot(i, w), data.label(i));
-            if (c != 0) {
-                data.addScaledRow(i, c * data.dot(i, v) * scale, out);
-            }
-        }
-    }
-
-    @Override
-    public void addHessian(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
+    public void meanHessian(GeneralizedLinearLoss loss, DMatrixRMaj w, DMatrixRMaj h) {
         int d = data.dimension();
-        if (out.numRows != d || out.numCols != d) {
-            throw Checks.fail("out", "a " + d + "x" + d + " matrix", out.numRows + "x" + out.numCols);
+        requireSquare(h, d);
+        Arrays.fill(h.data, 0, d * d, 0.0);
+        addHessianUpper(data, loss, w, data.size(), h.data);
+        mirrorUpper(h.data, d);
+    }
+
+    /** The dataset itself; position[t] = ids[t]. */
+    @Override
+    public Rows rows(long[] ids, int count) {
+        int[] at = new int[count];
+        for (int t = 0; t < count; t++) {
+            DataPasses.checkId(ids[t], data.size());
+            at[t] = (int) ids[t];
         }
-        double[] h = out.data;
-        double[] upper = new double[d * d];
-        for (int i = 0; i < data.size(); i++) {
-            double c = loss.secondDerivative(data.dot(i, w), data.label(i)) * scale;
-            if (c == 0) {
-                continue;
-            }
-            for (int a = 0; a < d; a++) {
-                double ca = c * data.feature(i, a);
-                if (ca == 0) {
-                    continue;
-                }
-                for (int b = a; b < d; b++) {
-                    upper[a * d + b] += ca * data.feature(i, b);
-                }
-            }
-        }
-        for (int a = 0; a < d; a++) {
-            for (int b = a; b < d; b++) {
-                h[a * d + b] += upper[a * d + b];
-                if (b != a) {
-                    h[b * d + a] += upper[a * d + b];
-                }
-            }
-        }
+        return new Rows(data, at);
     }
 
     @Override
     public void requireSupNorm(double bound) {
         requireSupNorm(data, bound, 0);
+    }
+
+    /** Σ φ(⟨w, xᵢ⟩, yᵢ) over the rows, in order. */
+    public static double lossSum(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w) {
+        double s = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            s += loss.phi(rows.dot(i, w), rows.label(i));
+        }
+        return s;
+    }
+
+    /** out ← out + Σ (φ′(⟨w, xᵢ⟩, yᵢ)/n)·xᵢ over the rows, in order. Modified: out. */
+    public static void addGradient(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w, double n,
+            DMatrixRMaj out) {
+        for (int i = 0; i < rows.size(); i++) {
+            rows.addScaledRow(i, loss.derivative(rows.dot(i, w), rows.label(i)) / n, out);
+        }
+    }
+
+    /**
+     * upper ← upper + Σ (φ″(⟨w, xᵢ⟩, yᵢ)/n)·xᵢxᵢᵀ over the rows, in order, on the upper triangle
+     * (entries a ≤ b of the row-major d×d array) only. Modified: upper.
+     */
+    public static void addHessianUpper(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w, double n,
+            double[] upper) {
+        int d = rows.dimension();
+        DMatrixRMaj row = new DMatrixRMaj(d, 1);
+        double[] x = row.data;
+        for (int i = 0; i < rows.size(); i++) {
+            double c = loss.secondDerivative(rows.dot(i, w), rows.label(i)) / n;
+            if (c == 0) {
+                continue;
+            }
+            rows.row(i, row);
+            for (int a = 0; a < d; a++) {
+                double ca = c * x[a];
+                if (ca == 0) {
+                    continue;
+                }
+                int base = a * d;
+                for (int b = a; b < d; b++) {
+                    upper[base + b] += ca * x[b];
+                }
+            }
+        }
+    }
+
+    /** Copies the upper triangle of a row-major d×d array onto its lower triangle. Modified: h. */
+    public static void mirrorUpper(double[] h, int d) {
+        for (int a = 0; a < d; a++) {
+            for (int b = 0; b < a; b++) {
+                h[a * d + b] = h[b * d + a];
+            }
+        }
+    }
+
+    /** Refuses h unless it is d×d. */
+    public static void requireSquare(DMatrixRMaj h, int d) {
+        if (h.numRows != d || h.numCols != d) {
+            throw Checks.fail("h", "a " + d + "x" + d + " matrix", h.numRows + "x" + h.numCols);
+        }
     }
 
     /**

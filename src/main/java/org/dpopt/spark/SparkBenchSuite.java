@@ -30,7 +30,7 @@ import org.ejml.data.DMatrixRMaj;
  * same synthetic logistic rows (generated on the executors for Spark, and identically in the driver for
  * memory). For expected batch sizes B: one DP-SGD epoch in memory (the sequential Poisson sampler, and
  * the keyed one) and on Spark (keyed plan build + T steps), the per-step time, the plan-build time; and
- * the full-gradient pass time. Sizes: n from the system property {@code dpopt.spark.rows} (default 10⁶),
+ * the full-gradient pass time (alone, with an SVRG epoch's rows, and the row fetch alone). Sizes: n from the system property {@code dpopt.spark.rows} (default 10⁶),
  * d = 100, master from {@code dpopt.spark.master} (default local[2]); {@code --quick}: n = 2·10⁴, d = 20.
  */
 public final class SparkBenchSuite implements BenchSuite {
@@ -149,7 +149,11 @@ public final class SparkBenchSuite implements BenchSuite {
                 byStep.planSeconds(), td);
     }
 
-    /** Full-gradient passes, in memory (one thread) and by treeAggregate; fills the summary, writes CSV + PNG. */
+    /**
+     * Full-gradient passes, in memory (one thread) and by treeAggregate, and on Spark the same pass that
+     * also returns k = min(n, 10⁴) drawn rows (an SVRG anchor with the next epoch's rows) and a row fetch
+     * alone; fills the summary, writes CSV + PNG.
+     */
     private static void fullGradient(Path out, DistributedData dist, Dataset mem, int reps, Map<String, Object> summary)
             throws java.io.IOException {
         long n = dist.rows();
@@ -159,23 +163,37 @@ public final class SparkBenchSuite implements BenchSuite {
         Arrays.fill(w.data, 0.01);
         SparkPasses passes = new SparkPasses(dist);
         DatasetPasses local = new DatasetPasses(mem);
+        int k = (int) Math.min(n, 10_000);
+        long[] ids = new long[k];
+        var draws = Rngs.seeded(5);
+        Arrays.setAll(ids, t -> draws.nextLong(n));
         double[] pm = new double[reps];
         double[] ps = new double[reps];
-        StringBuilder g = new StringBuilder("rep,memory_s,spark_s\n");
+        double[] pw = new double[reps];
+        double[] pr = new double[reps];
+        StringBuilder g = new StringBuilder("rep,memory_s,spark_s,spark_with_rows_s,spark_rows_only_s\n");
         for (int r = 0; r < reps; r++) {
-            pm[r] = time(() -> local.addGradient(loss, w, 1.0 / n, new DMatrixRMaj(d, 1)));
-            ps[r] = time(() -> passes.addGradient(loss, w, 1.0 / n, new DMatrixRMaj(d, 1)));
-            g.append(r).append(',').append(pm[r]).append(',').append(ps[r]).append('\n');
+            pm[r] = time(() -> local.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
+            ps[r] = time(() -> passes.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
+            pw[r] = time(() -> passes.meanGradientAndRows(loss, w, new DMatrixRMaj(d, 1), ids, k));
+            pr[r] = time(() -> passes.rows(ids, k));
+            g.append(r).append(',').append(pm[r]).append(',').append(ps[r]).append(',').append(pw[r]).append(',')
+                    .append(pr[r]).append('\n');
         }
         Files.writeString(out.resolve("spark-full-gradient.csv"), g.toString());
         double[] rx = new double[reps];
         Arrays.setAll(rx, r -> r);
         Plots.line(out.resolve("spark-full-gradient.png"), "Full-gradient pass, n=" + n + ", d=" + d, "repetition",
                 "seconds", List.of(new Plots.Series("in memory (1 thread)", rx, pm),
-                        new Plots.Series("Spark treeAggregate", rx, ps)), false, false);
+                        new Plots.Series("Spark treeAggregate", rx, ps),
+                        new Plots.Series("Spark, with " + k + " rows (SVRG anchor)", rx, pw),
+                        new Plots.Series("Spark, " + k + " rows only", rx, pr)), false, false);
         summary.put("full_gradient_memory_median_s", median(pm));
         summary.put("full_gradient_spark_median_s", median(ps));
         summary.put("full_gradient_ratio", median(ps) / median(pm));
+        summary.put("svrg_rows_fetched", k);
+        summary.put("full_gradient_with_rows_spark_median_s", median(pw));
+        summary.put("rows_only_spark_median_s", median(pr));
     }
 
     private static double time(Runnable r) {

@@ -8,15 +8,15 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.noise.Rngs;
-import org.dpopt.oracle.DataPasses;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
+import org.dpopt.optim.objpert.ApproximateObjectivePerturbation;
+import org.dpopt.optim.objpert.ObjectivePerturbation;
 import org.dpopt.optim.sgd.NoisySgd;
-import org.dpopt.loss.GeneralizedLinearLoss;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -29,7 +29,8 @@ public final class SparkTraining {
     }
 
     /** The algorithms this engine runs. */
-    public static final java.util.List<String> ALGORITHMS = java.util.List.of("dp-sgd", "noisy-frank-wolfe");
+    public static final java.util.List<String> ALGORITHMS = java.util.List.of("dp-sgd", "noisy-frank-wolfe",
+            "objective-perturbation", "objective-perturbation-svrg");
 
     /**
      * What to train.
@@ -44,7 +45,7 @@ public final class SparkTraining {
      * @param rowNormBound R
      * @param policy what to do with rows above R
      * @param declaredSize the declared n, or 0
-     * @param optimizer dp-sgd (with a planned sampler) or noisy-frank-wolfe
+     * @param optimizer one of {@link #ALGORITHMS}
      * @param loss the loss
      * @param domain the constraint set
      * @param budget (ε, δ)
@@ -93,19 +94,35 @@ public final class SparkTraining {
         long steps = plan.parameters().asMap().get(Param.STEPS.key()) instanceof Number k ? k.longValue() : 0;
         Progress progress = new Progress(q.progress(), q.optimizer().name(), steps);
         long t0 = System.nanoTime();
-        OptimizationResult r;
-        if (q.optimizer() instanceof NoisySgd sgd) {
-            r = sgd.run(new SparkBatches(train, q.loss(), progress::step), shape, train.rows(), plan, q.rng());
-        } else {
-            NoisyFrankWolfe fw = (NoisyFrankWolfe) q.optimizer();
-            DataPasses passes = new CountedPasses(new SparkPasses(train), progress);
-            r = fw.run(passes, shape, train.rows(), plan, q.rng());
-        }
+        OptimizationResult r = run(q.optimizer(), train, shape, plan, q.rng(), progress);
         double seconds = (System.nanoTime() - t0) / 1e9;
         DMatrixRMaj w = r.solution();
         Double acc = q.loss().isClassification() ? test.accuracy(w) : null;
         double testLoss = new SparkBatches(test, q.loss(), null).empiricalRisk(w);
         return new Outcome(r, seconds, acc, testLoss, test.rows(), train.rows(), projected);
+    }
+
+    /**
+     * One run with distributed sums. Progress shows public counts only: a dp-sgd step, a Frank–Wolfe step
+     * (one gradient pass each), an SVRG epoch (the anchor pass that ends it: epoch e has done e·k of the
+     * planned E·k inner steps; E and k are public), and for exact objective perturbation, whose number of
+     * passes depends on the data, only its one release.
+     */
+    private static OptimizationResult run(PrivateOptimizer opt, DistributedData train, ProblemShape shape,
+            RunPlan plan, UniformRandomProvider rng, Progress progress) {
+        if (opt instanceof NoisySgd sgd) {
+            return sgd.run(new SparkBatches(train, shape.loss(), progress::step), shape, train.rows(), plan, rng);
+        }
+        if (opt instanceof NoisyFrankWolfe fw) {
+            return fw.run(new SparkPasses(train, progress::step), shape, plan, rng);
+        }
+        if (opt instanceof ApproximateObjectivePerturbation svrg) {
+            long k = (long) plan.parameters().real(Param.INNER_STEPS);
+            return svrg.run(new SparkPasses(train, passes -> progress.step((passes - 1) * k)), shape, plan, rng);
+        }
+        OptimizationResult r = ((ObjectivePerturbation) opt).run(new SparkPasses(train), shape, plan, rng);
+        progress.step(1);
+        return r;
     }
 
     /** Step progress on stderr: at most one line a second, and the last step. Public counts only. */
@@ -132,41 +149,6 @@ public final class SparkTraining {
                 out.printf("dpopt: %s step %d/%d (%.1f s)%n", name, done, steps, (now - start) / 1e9);
                 out.flush();
             }
-        }
-    }
-
-    /** Full passes that report one step each (noisy Frank–Wolfe makes one pass per step). */
-    private record CountedPasses(SparkPasses inner, Progress progress) implements DataPasses {
-        @Override
-        public int dimension() {
-            return inner.dimension();
-        }
-
-        @Override
-        public void addGradient(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
-            inner.addGradient(loss, w, scale, out);
-            progress.step(inner.passes());
-        }
-
-        @Override
-        public double addValueAndGradient(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
-            return inner.addValueAndGradient(loss, w, scale, out);
-        }
-
-        @Override
-        public void addHessianVector(GeneralizedLinearLoss loss, DMatrixRMaj w, DMatrixRMaj v, double scale,
-                DMatrixRMaj out) {
-            inner.addHessianVector(loss, w, v, scale, out);
-        }
-
-        @Override
-        public void addHessian(GeneralizedLinearLoss loss, DMatrixRMaj w, double scale, DMatrixRMaj out) {
-            inner.addHessian(loss, w, scale, out);
-        }
-
-        @Override
-        public void requireSupNorm(double bound) {
-            inner.requireSupNorm(bound);
         }
     }
 }

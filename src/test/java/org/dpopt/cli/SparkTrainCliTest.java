@@ -33,12 +33,25 @@ class SparkTrainCliTest {
         return Files.readAllLines(p).stream().mapToDouble(Double::parseDouble).toArray();
     }
 
-    private static void sameRun(Path dir, String... algorithmFlags) throws Exception {
+    private static CliTest.Run sameRun(Path dir, String... algorithmFlags) throws Exception {
         Path data = CliTest.trainFile(dir);
+        return sameRun(dir, data, data, List.of(), algorithmFlags);
+    }
+
+    /**
+     * The in-memory run on memoryData and the Spark run on sparkData (the same rows) with the same flags
+     * (plus sparkOnly): the same model to 1e-9, the same report and held-out metrics. Returns the Spark run.
+     */
+    private static CliTest.Run sameRun(Path dir, Path memoryData, Path sparkData, List<String> sparkOnly,
+            String... algorithmFlags) throws Exception {
         Path mm = dir.resolve("memory.txt");
         Path ms = dir.resolve("spark.txt");
-        CliTest.Run rm = CliTest.run(args(data, mm, "memory", algorithmFlags));
-        CliTest.Run rs = CliTest.run(args(data, ms, "spark", algorithmFlags));
+        List<String> sparkFlags = new java.util.ArrayList<>(List.of(algorithmFlags));
+        sparkFlags.addAll(sparkOnly);
+        CliTest.Run rm = CliTest.run(args(memoryData, mm, "memory", algorithmFlags));
+        CliTest.Run rs = CliTest.run(args(sparkData, ms, "spark", sparkFlags.toArray(String[]::new)));
+        assertEquals(0, rm.code(), rm.err());
+        assertEquals(0, rs.code(), rs.err());
         JsonNode m = CliTest.json(rm);
         JsonNode s = CliTest.json(rs);
         double[] a = model(mm);
@@ -60,6 +73,12 @@ class SparkTrainCliTest {
         keys.remove("seed"); // research mode prints its seed
         assertTrue(TrainReleaseCliTest.RELEASE_KEYS.containsAll(keys), "keys " + keys);
         assertTrue(rs.err().contains("step"), "progress on stderr: " + rs.err());
+        return rs;
+    }
+
+    /** The stderr lines that report progress. */
+    private static List<String> progressLines(CliTest.Run r) {
+        return r.err().lines().filter(l -> l.contains(" step ")).toList();
     }
 
     private static List<String> iterable(JsonNode j) {
@@ -81,6 +100,64 @@ class SparkTrainCliTest {
     @Test
     void noisyFrankWolfeSeededSparkRunEqualsTheInMemoryRun(@TempDir Path dir) throws Exception {
         sameRun(dir, "--algorithm", "noisy-frank-wolfe", "--radius", "2", "--seed", "4");
+    }
+
+    @Test
+    void objectivePerturbationSeededSparkRunEqualsTheInMemoryRun(@TempDir Path dir) throws Exception {
+        CliTest.Run rs = sameRun(dir, "--algorithm", "objective-perturbation", "--radius", "2", "--seed", "4");
+        // the number of Newton/backup passes depends on the data: progress shows only the one release
+        assertEquals(List.of("objective-perturbation step 1/1"), progressLines(rs).stream()
+                .map(l -> l.replaceAll("^dpopt: ", "").replaceAll(" \\(.*\\)$", "")).toList(), rs.err());
+    }
+
+    @Test
+    void svrgObjectivePerturbationSeededSparkRunEqualsTheInMemoryRun(@TempDir Path dir) throws Exception {
+        CliTest.Run rs = sameRun(dir, "--algorithm", "objective-perturbation-svrg", "--radius", "2", "--seed", "4");
+        JsonNode p = CliTest.json(rs).get("parameters");
+        long planned = p.get("steps").asLong();
+        assertEquals(p.get("epochs").asLong() * p.get("inner_steps").asLong(), planned);
+        List<String> lines = progressLines(rs);
+        assertTrue(lines.get(lines.size() - 1).contains("step " + planned + "/" + planned), rs.err());
+        for (String l : lines) {
+            long done = Long.parseLong(l.replaceAll(".* step (\\d+)/.*", "$1"));
+            assertEquals(0, done % p.get("inner_steps").asLong(), "progress at epoch ends only: " + l);
+        }
+    }
+
+    @Test
+    void objectivePerturbationOnAParquetDirectoryEqualsTheInMemoryRunOnTheSameRows(@TempDir Path dir)
+            throws Exception {
+        // the same 400 rows as one CSV file (in memory) and as three Parquet part files (on Spark)
+        List<org.apache.spark.sql.Row> rows = new java.util.ArrayList<>();
+        StringBuilder csv = new StringBuilder("x1,x2,label\n");
+        for (int i = 0; i < 400; i++) {
+            double a = ((i * 37) % 100) / 200.0;
+            double b = ((i * 61) % 100) / 200.0;
+            rows.add(org.apache.spark.sql.RowFactory.create(a, b, a > b ? 1.0 : 0.0));
+            csv.append(a).append(',').append(b).append(',').append(a > b ? 1.0 : 0.0).append('\n');
+        }
+        Path memoryData = dir.resolve("rows.csv");
+        Files.writeString(memoryData, csv.toString());
+        org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+                .add("x1", org.apache.spark.sql.types.DataTypes.DoubleType)
+                .add("x2", org.apache.spark.sql.types.DataTypes.DoubleType)
+                .add("label", org.apache.spark.sql.types.DataTypes.DoubleType);
+        Path parts = Files.createDirectory(dir.resolve("rows.parquet"));
+        var spark = org.dpopt.spark.SparkEngine.session("local[2]");
+        for (int k = 0; k < 3; k++) {
+            Path one = dir.resolve("slice" + k);
+            spark.createDataFrame(rows.subList(k * 134, Math.min(400, (k + 1) * 134)), schema).coalesce(1).write()
+                    .parquet(one.toString());
+            try (var files = Files.list(one)) {
+                Path part = files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst()
+                        .orElseThrow();
+                Files.move(part, parts.resolve("part-" + k + ".parquet"));
+            }
+        }
+        for (String alg : List.of("objective-perturbation", "objective-perturbation-svrg")) {
+            sameRun(dir, memoryData, parts, List.of("--format", "parquet"), "--algorithm", alg, "--radius", "2",
+                    "--seed", "6");
+        }
     }
 
     @Test
@@ -147,9 +224,10 @@ class SparkTrainCliTest {
             args(data, model, "memory", "--algorithm", "dp-sgd", "--master", "local[2]"),
             args(data, model, "cluster", "--algorithm", "dp-sgd"),
             args(data, model, "spark", "--algorithm", "dp-sgd", "--format", "libsvm"),
+            args(data, model, "spark", "--algorithm", "objective-perturbation", "--loss", "hinge", "--radius", "2"),
         };
         String[] expect = {"not available on Spark", "the declared --dimension 3 but was 2", "--format", "--master",
-            "--engine", "--dimension"};
+            "--engine", "--dimension", "loss smoothness beta must be finite"};
         for (int k = 0; k < bad.length; k++) {
             CliTest.Run r = CliTest.run(bad[k]);
             assertEquals(2, r.code(), r.err());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.Map;
 import org.dpopt.data.Dataset;
+import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.geometry.Polytopes;
@@ -15,10 +16,14 @@ import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
+import org.dpopt.optim.objpert.ApproximateObjectivePerturbation;
+import org.dpopt.optim.objpert.ObjectivePerturbation;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.sampling.PlanKey;
 import org.dpopt.sampling.PlannedPoissonSampler;
@@ -194,12 +199,66 @@ class SparkEngineAgreementTest {
         RunPlan plan = opt.plan(problem.shape(), PrivacyBudget.of(1.0, 1e-5));
         OptimizationResult mem = opt.run(problem, plan, Rngs.seeded(5));
         SparkPasses passes = new SparkPasses(spark);
-        OptimizationResult dist = opt.run(passes, spark.shape(Losses.logistic(), l1, 0), spark.rows(), plan,
-                Rngs.seeded(5));
+        OptimizationResult dist = opt.run(passes, spark.shape(Losses.logistic(), l1, 0), plan, Rngs.seeded(5));
         assertEquals(40, passes.passes(), "one distributed full-gradient pass per step");
         assertClose(mem.solution(), dist.solution(), 1e-9);
         assertEquals(mem.privacy(), dist.privacy());
         assertEquals(plan.statement(), dist.ledger());
+    }
+
+    @Test
+    void objectivePerturbationSameGeneratorSameModelAndReport() {
+        ConvexSet ball = ConvexSets.l2Ball(1);
+        Problem problem = Problem.of(memory, Losses.logistic(), ball);
+        ProblemShape shape = spark.shape(Losses.logistic(), ball, 0);
+        PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-5);
+        // the certified Newton solve, and (one Newton step) the certified backup solve
+        for (ObjectivePerturbation opt : new ObjectivePerturbation[] {ObjectivePerturbation.builder()
+                .diagnostics(true).build(), ObjectivePerturbation.builder().newtonSteps(1).diagnostics(true).build()}) {
+            RunPlan plan = opt.plan(problem.shape(), budget);
+            OptimizationResult mem = opt.run(problem, plan, Rngs.seeded(21));
+            OptimizationResult dist = opt.run(new SparkPasses(spark), shape, plan, Rngs.seeded(21));
+            sameRelease(plan, mem, dist);
+            assertEquals(mem.nonPrivateDiagnostics().get(Diagnostic.SOLVER_FALLBACK),
+                    dist.nonPrivateDiagnostics().get(Diagnostic.SOLVER_FALLBACK), "the same solve path");
+            assertEquals(mem.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS),
+                    dist.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS), 1e-12);
+        }
+    }
+
+    @Test
+    void svrgObjectivePerturbationSameDrawsSameModelReadingOnlyTheDrawnRows() {
+        ConvexSet ball = ConvexSets.l2Ball(1);
+        Problem problem = Problem.of(memory, Losses.logistic(), ball);
+        ProblemShape shape = spark.shape(Losses.logistic(), ball, 0);
+        ApproximateObjectivePerturbation opt = ApproximateObjectivePerturbation.builder().build();
+        RunPlan plan = opt.plan(problem.shape(), PrivacyBudget.of(1.0, 1e-5));
+        OptimizationResult mem = opt.run(problem, plan, Rngs.seeded(23));
+        SparkPasses passes = new SparkPasses(spark);
+        OptimizationResult dist = opt.run(passes, shape, plan, Rngs.seeded(23));
+        sameRelease(plan, mem, dist);
+        long epochs = (long) plan.parameters().real(Param.EPOCHS);
+        long k = (long) plan.parameters().real(Param.INNER_STEPS);
+        assertEquals(epochs + 1, passes.passes(), "one full pass per anchor");
+        assertEquals(0, passes.fetchJobs(), "each epoch's rows come with the anchor pass before it: no other job");
+        assertTrue(passes.rowsFetched() <= epochs * k, "at most k rows per epoch: " + passes.rowsFetched());
+        assertTrue(passes.rowsFetched() > 0.9 * epochs * k * Math.exp(-k / (double) N), "distinct draws fetched");
+        // with early stopping the epochs are not known in advance: each epoch's rows are a job of their own
+        ApproximateObjectivePerturbation early = opt.toBuilder().earlyStop(true).build();
+        RunPlan earlyPlan = early.plan(problem.shape(), PrivacyBudget.of(1.0, 1e-5));
+        SparkPasses separate = new SparkPasses(spark);
+        sameRelease(earlyPlan, early.run(problem, earlyPlan, Rngs.seeded(23)),
+                early.run(separate, shape, earlyPlan, Rngs.seeded(23)));
+        assertEquals(separate.passes() - 1, separate.fetchJobs(), "one fetch job per epoch run");
+    }
+
+    /** Same model to 1e-9, same report, ledger == statement, same public parameters. */
+    private static void sameRelease(RunPlan plan, OptimizationResult mem, OptimizationResult dist) {
+        assertClose(mem.solution(), dist.solution(), 1e-9);
+        assertEquals(mem.privacy(), dist.privacy());
+        assertEquals(plan.statement(), dist.ledger(), "ledger == statement");
+        assertEquals(mem.ledger(), dist.ledger());
+        assertEquals(mem.parameters(), dist.parameters());
     }
 
     static void assertClose(DMatrixRMaj want, DMatrixRMaj got, double rel) {

@@ -1,6 +1,8 @@
 package org.dpopt.spark;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +10,8 @@ import java.nio.file.Path;
 import org.dpopt.data.Dataset;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
+import org.dpopt.loss.Problem;
+import org.dpopt.oracle.DataPasses;
 import org.dpopt.oracle.DatasetPasses;
 import org.dpopt.oracle.GllBisectionProx;
 import org.ejml.data.DMatrixRMaj;
@@ -16,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The distributed full passes (the sums noisy Frank–Wolfe and objective perturbation need) equal the
- * in-memory ones to rounding: value, gradient, Hessian-vector and Hessian sums on n = 3000, d = 6.
+ * The distributed full passes (the means noisy Frank–Wolfe and objective perturbation need) equal the
+ * in-memory ones to rounding: loss, gradient and Hessian on n = 3000, d = 6; the rows fetched by id are
+ * the in-memory rows bit for bit, and only those are returned.
  */
 class SparkPassesTest {
 
@@ -44,43 +49,66 @@ class SparkPassesTest {
     }
 
     @Test
-    void sumsAgreeWithTheInMemoryKernels() {
+    void meansAgreeWithTheInMemoryKernels() {
         DMatrixRMaj w = vec(0.3, -0.2, 0.5, 0.1, -0.4, 0.2);
-        DMatrixRMaj v = vec(1, 0, -1, 0.5, 0.25, -0.5);
         DatasetPasses m = new DatasetPasses(memory);
         SparkPasses s = new SparkPasses(spark);
+        assertEquals(3000, s.size());
         for (GeneralizedLinearLoss loss : new GeneralizedLinearLoss[] {Losses.logistic(),
                 GllBisectionProx.of(Losses.hinge(), 20, 1e-4)}) {
+            double vm = m.meanLoss(loss, w);
+            assertEquals(vm, s.meanLoss(loss, w), 1e-12 * Math.abs(vm));
             DMatrixRMaj gm = vec(new double[6]);
-            DMatrixRMaj gs = vec(new double[6]);
-            m.addGradient(loss, w, 1.0 / 3000, gm);
-            s.addGradient(loss, w, 1.0 / 3000, gs);
+            DMatrixRMaj gs = vec(7, 7, 7, 7, 7, 7); // overwritten, not added to
+            m.meanGradient(loss, w, gm);
+            s.meanGradient(loss, w, gs);
             close(gm, gs);
-            DMatrixRMaj hm = vec(new double[6]);
-            DMatrixRMaj hs = vec(new double[6]);
-            double vm = m.addValueAndGradient(loss, w, 0.5, hm);
-            double vs = s.addValueAndGradient(loss, w, 0.5, hs);
-            assertEquals(vm, vs, 1e-12 * Math.abs(vm));
-            close(hm, hs);
-            DMatrixRMaj km = vec(new double[6]);
-            DMatrixRMaj ks = vec(new double[6]);
-            m.addHessianVector(loss, w, v, 2.0, km);
-            s.addHessianVector(loss, w, v, 2.0, ks);
-            close(km, ks);
             DMatrixRMaj fm = new DMatrixRMaj(6, 6);
             DMatrixRMaj fs = new DMatrixRMaj(6, 6);
-            m.addHessian(loss, w, 1.0 / 3000, fm);
-            s.addHessian(loss, w, 1.0 / 3000, fs);
+            fs.fill(7);
+            m.meanHessian(loss, w, fm);
+            s.meanHessian(loss, w, fs);
             close(fm, fs);
-            // the full Hessian applied to v is the Hessian-vector sum (scale 2 there, 1/3000 here)
-            DMatrixRMaj hv = new DMatrixRMaj(6, 1);
-            org.ejml.dense.row.CommonOps_DDRM.mult(fm, v, hv);
-            org.ejml.dense.row.CommonOps_DDRM.scale(2 * 3000, hv);
-            for (int j = 0; j < 6; j++) {
-                assertEquals(km.data[j], hv.data[j], 1e-10 * (1 + Math.abs(km.data[j])), "H v, coordinate " + j);
+            for (int a = 0; a < 6; a++) {
+                for (int b = 0; b < a; b++) {
+                    assertEquals(fs.get(b, a), fs.get(a, b), 0.0, "symmetric to the bit");
+                }
             }
         }
-        assertTrue(s.passes() == 8);
+        // the in-memory kernels against the independent empirical risk and full gradient of Problem
+        Problem p = Problem.of(memory, Losses.logistic());
+        assertEquals(p.empiricalRisk(w), m.meanLoss(Losses.logistic(), w), 1e-15);
+        DMatrixRMaj g = new DMatrixRMaj(6, 1);
+        p.fullGradient(w, g);
+        DMatrixRMaj gm = new DMatrixRMaj(6, 1);
+        m.meanGradient(Losses.logistic(), w, gm);
+        close(g, gm);
+        assertEquals(6, s.passes());
+    }
+
+    @Test
+    void rowsAreFetchedBitForBitOnlyThoseAskedFor() {
+        SparkPasses s = new SparkPasses(spark);
+        long[] ids = {2999, 5, 17, 5, 0, 1500, 17, 2999, 42};
+        DataPasses.Rows r = s.rows(ids, 8); // the last id is not asked for
+        assertEquals(5, r.data().size(), "distinct rows among the first 8 ids");
+        assertEquals(5, s.rowsFetched());
+        DMatrixRMaj row = new DMatrixRMaj(6, 1);
+        DMatrixRMaj want = new DMatrixRMaj(6, 1);
+        for (int t = 0; t < 8; t++) {
+            r.data().row(r.position()[t], row);
+            memory.row((int) ids[t], want);
+            assertArrayEquals(want.data, row.data, 0.0, "row " + ids[t]);
+            assertEquals(memory.label((int) ids[t]), r.data().label(r.position()[t]), 0.0);
+        }
+        DataPasses.Rows inMemory = new DatasetPasses(memory).rows(ids, 8);
+        assertSame(memory, inMemory.data(), "in memory: the dataset itself");
+        assertArrayEquals(new int[] {2999, 5, 17, 5, 0, 1500, 17, 2999}, inMemory.position());
+        for (DataPasses passes : new DataPasses[] {s, new DatasetPasses(memory)}) {
+            String e = assertThrows(IllegalArgumentException.class, () -> passes.rows(new long[] {3, 3000}, 2))
+                    .getMessage();
+            assertTrue(e.contains("row id must be in [0, 3000) but was 3000"), e);
+        }
     }
 
     @Test

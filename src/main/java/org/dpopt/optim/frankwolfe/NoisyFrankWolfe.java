@@ -27,6 +27,7 @@ import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.DataPasses;
+import org.dpopt.oracle.DatasetPasses;
 import org.dpopt.oracle.GllBisectionProx;
 import org.ejml.data.DMatrixRMaj;
 
@@ -150,7 +151,8 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         Schedule s = plan.detail(Schedule.class);
         PrivateRun run = PrivateRun.start(plan, problem, rng, options);
         if (Double.isFinite(s.supBound())) {
-            checkSupBound(problem.data(), s.supBound());
+            // a public promise about the data, refused as Dataset refuses rows above the declared l2 bound
+            new DatasetPasses(problem.data()).requireSupNorm(s.supBound());
         }
         DMatrixRMaj w = iterate(run, s);
         // the gap of the objective the run minimizes: the smoothed one for a non-smooth loss
@@ -208,36 +210,32 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
 
     /**
      * Runs a plan on rows that live elsewhere: the full gradient of every step is
-     * {@code passes.addGradient(loss, w, 1/n)} (a distributed pass; n the plan's size, which must be the
-     * exact number of rows), the selection, the update and the ledger are this JVM's. The same events and
-     * report as {@link #run(Problem, RunPlan, UniformRandomProvider)}; with the same generator the same
-     * vertices are chosen unless two noisy scores tie to rounding. Diagnostics: the gradient evaluations
-     * only.
+     * {@link DataPasses#meanGradient} (a distributed pass over the n rows, which must be the plan's n);
+     * the selection, the update and the ledger are this JVM's. The same events and report as
+     * {@link #run(Problem, RunPlan, UniformRandomProvider)}; with the same generator the same vertices are
+     * chosen unless two noisy scores tie to rounding. Diagnostics: the gradient evaluations only.
      *
+     * @param passes the rows (their number must equal the planned n)
      * @param shape the public shape of the distributed data (must be the plan's)
-     * @param rows the actual number of rows (must equal the planned n)
      */
-    public OptimizationResult run(DataPasses passes, ProblemShape shape, long rows, RunPlan plan,
-            UniformRandomProvider rng) {
+    public OptimizationResult run(DataPasses passes, ProblemShape shape, RunPlan plan, UniformRandomProvider rng) {
         Checks.notNull("passes", passes);
         Schedule s = plan.detail(Schedule.class);
-        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, passes.size(), rng, options);
         if (Double.isFinite(s.supBound())) {
             passes.requireSupNorm(s.supBound());
         }
         int d = shape.dimension();
-        int n = shape.size();
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
         s.set().vertex(0, w);
         DMatrixRMaj g = new DMatrixRMaj(d, 1);
         double[] scores = new double[s.set().vertexCount(d)];
         for (long t = 0; t < s.steps(); t++) {
-            java.util.Arrays.fill(g.data, 0.0);
-            passes.addGradient(s.loss(), w, 1.0 / n, g);
+            passes.meanGradient(s.loss(), w, g);
             step(run, s, g, scores, t, w);
         }
         if (run.diagnosticsOn()) {
-            run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, s.steps() * rows);
+            run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, s.steps() * passes.size());
         }
         return run.finish(w);
     }
@@ -245,22 +243,6 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
     /** The loss a plan's gradients use (the Moreau envelope of a non-smooth loss), for distributed passes. */
     public static GeneralizedLinearLoss gradientLoss(RunPlan plan) {
         return plan.detail(Schedule.class).loss();
-    }
-
-    /**
-     * Refuses data violating the declared ℓ∞ bound, as {@link Dataset} refuses rows above its declared ℓ2
-     * bound: the bound is a public promise about the data, not a statistic of it.
-     */
-    static void checkSupBound(Dataset data, double bound) {
-        for (int i = 0; i < data.size(); i++) {
-            for (int j = 0; j < data.dimension(); j++) {
-                double v = Math.abs(data.feature(i, j));
-                if (!(v <= bound)) {
-                    throw Checks.fail("|feature[" + i + "][" + j + "]|", "at most the declared sup-norm bound "
-                            + bound, v);
-                }
-            }
-        }
     }
 
     /** Builder; every setter validates. */

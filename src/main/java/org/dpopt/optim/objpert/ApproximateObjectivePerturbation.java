@@ -19,6 +19,8 @@ import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.optim.core.RunOptions;
+import org.dpopt.oracle.DataPasses;
+import org.dpopt.oracle.DatasetPasses;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -163,16 +165,34 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         SvrgSchedule s = plan.detail(SvrgSchedule.class);
         PrivateRun run = PrivateRun.start(plan, problem, rng, options);
-        return run.finish(release(run, new InMemoryPasses(problem.data()), s));
+        return run.finish(release(run, new DatasetPasses(problem.data()), s));
+    }
+
+    /**
+     * Runs a plan on rows that live elsewhere (a distributed engine): the anchors' full gradients are
+     * full passes of {@code passes}, and each epoch's inner steps run here on the rows
+     * {@link DataPasses#rows} returns for the indices this JVM drew from the run's generator, in the
+     * in-memory order. G, H, the steps and the ledger are this JVM's: the same algorithm, draws, events
+     * and report as {@link #run(Problem, RunPlan, UniformRandomProvider)} (which is this method on the
+     * in-memory passes); with the same generator, models that agree to the rounding of the anchors' sums.
+     *
+     * @param passes the rows (their number must be the planned n)
+     * @param shape the public shape of the distributed data (must be the plan's)
+     */
+    public OptimizationResult run(DataPasses passes, ProblemShape shape, RunPlan plan, UniformRandomProvider rng) {
+        Checks.notNull("passes", passes);
+        SvrgSchedule s = plan.detail(SvrgSchedule.class);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, passes.size(), rng, options);
+        return run.finish(release(run, passes, s));
     }
 
     /**
      * Draws G, runs SVRG for the planned epochs, and releases the certified iterate plus H; if no
      * iterate is certified, Π_W(0) + H instead (a data-independent point, same draws).
      */
-    private static DMatrixRMaj release(PrivateRun run, InMemoryPasses passes, SvrgSchedule s) {
+    private static DMatrixRMaj release(PrivateRun run, DataPasses passes, SvrgSchedule s) {
         PerturbedObjective obj = s.perturbation().draw(run, passes);
-        Svrg.Result r = Svrg.solve(obj, passes.data(), s.alpha(), s.epochs(), s.earlyStop(), run.rng());
+        Svrg.Result r = Svrg.solve(obj, s.alpha(), s.epochs(), s.earlyStop(), run.rng());
         boolean certified = r.suboptimality() <= s.alpha();
         DMatrixRMaj out = r.w();
         if (!certified) {
@@ -186,7 +206,7 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         run.gaussian(out, s.outputSensitivity(), s.outputEvent());
         obj.domain().project(out);
         if (run.diagnosticsOn()) {
-            run.diagnose(Diagnostic.TRAIN_LOSS, run.problem().empiricalRisk(out));
+            run.diagnose(Diagnostic.TRAIN_LOSS, passes.meanLoss(obj.loss(), out));
         }
         run.note("split (eps/2, delta_M/2) objective perturbation + (eps/2, delta_M/2) Gaussian output noise, "
                 + "delta_M = delta - (1 + e^eps) p");

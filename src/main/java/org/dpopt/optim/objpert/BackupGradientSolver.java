@@ -74,11 +74,11 @@ final class BackupGradientSolver {
         DMatrixRMaj work = new DMatrixRMaj(d, 1);
         obj.domain().project(w);
         for (int k = 0; k < steps; k++) {
-            obj.gradient(w, g, null);
+            obj.gradient(w, g);
             Vectors.axpy(-t, g, w);
             obj.domain().project(w);
         }
-        obj.gradient(w, g, null);
+        obj.gradient(w, g);
         double gap = obj.suboptimalityBound(w, g, work);
         double dist = Math.min(obj.distanceBound(gap), obj.gradientMappingDistance(w, g, work));
         return new Outcome(w, dist, dist <= target, (long) (steps + 1) * obj.size());

@@ -104,7 +104,7 @@ final class CertifiedNewtonSolver {
             secular(obj, s, r, innerTol);
         }
         dom.project(s.w);
-        obj.gradient(s.w, s.g, null);
+        obj.gradient(s.w, s.g);
         s.evals += obj.size();
         double gap = obj.suboptimalityBound(s.w, s.g, s.p);
         double dist = Math.min(obj.distanceBound(gap), obj.gradientMappingDistance(s.w, s.g, s.p));
@@ -115,10 +115,10 @@ final class CertifiedNewtonSolver {
 
     /** Warm-started damped Newton on J + ν‖w‖² until ‖∇‖/(2(λ+ν)) ≤ tol (or the budget ends). */
     private void newton(PerturbedObjective obj, Work s, double nu, double tol) {
-        int n = obj.size();
+        long n = obj.size();
         double mu = 2 * (obj.lambda() + nu);
         while (s.steps < maxNewtonSteps) {
-            obj.gradient(s.w, s.g, null);
+            obj.gradient(s.w, s.g);
             Vectors.axpy(2 * nu, s.w, s.g);
             s.evals += n;
             if (Vectors.norm2(s.g) / mu <= tol) {

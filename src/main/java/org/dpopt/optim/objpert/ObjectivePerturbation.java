@@ -15,6 +15,8 @@ import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.optim.core.RunOptions;
+import org.dpopt.oracle.DataPasses;
+import org.dpopt.oracle.DatasetPasses;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -134,7 +136,25 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         ExactSchedule s = plan.detail(ExactSchedule.class);
         PrivateRun run = PrivateRun.start(plan, problem, rng, options);
-        return run.finish(solve(run, GlmPasses.inMemory(problem.data()), s));
+        return run.finish(solve(run, new DatasetPasses(problem.data()), s));
+    }
+
+    /**
+     * Runs a plan on rows that live elsewhere (a distributed engine): every value, gradient and Hessian
+     * of J is a full pass of {@code passes}; G, the Newton and backup solves, the fallback and the ledger
+     * are this JVM's. The same solve, events and report as
+     * {@link #run(Problem, RunPlan, UniformRandomProvider)} (which is this method on the in-memory
+     * passes); with the same generator, the same G, and models that agree to the rounding of the passes'
+     * sums (the solve is certified within the tolerance on both).
+     *
+     * @param passes the rows (their number must be the planned n)
+     * @param shape the public shape of the distributed data (must be the plan's)
+     */
+    public OptimizationResult run(DataPasses passes, ProblemShape shape, RunPlan plan, UniformRandomProvider rng) {
+        Checks.notNull("passes", passes);
+        ExactSchedule s = plan.detail(ExactSchedule.class);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, passes.size(), rng, options);
+        return run.finish(solve(run, passes, s));
     }
 
     /**
@@ -142,7 +162,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
      * data-independent point Π_W(0) (reachable only when ‖G‖ exceeds its public bound, or through
      * rounding). Which of the three happened is a non-private diagnostic.
      */
-    static DMatrixRMaj solve(PrivateRun run, GlmPasses passes, ExactSchedule s) {
+    static DMatrixRMaj solve(PrivateRun run, DataPasses passes, ExactSchedule s) {
         PerturbedObjective obj = s.perturbation().draw(run, passes);
         CertifiedNewtonSolver.Solution sol = new CertifiedNewtonSolver(s.tolerance(), s.newtonSteps()).solve(obj);
         run.note("exact objective perturbation: the release is certified within " + s.tolerance()
@@ -169,7 +189,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         run.diagnose(Diagnostic.CERTIFIED_DISTANCE, distance);
         run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, evals);
         if (run.diagnosticsOn()) {
-            run.diagnose(Diagnostic.TRAIN_LOSS, run.problem().empiricalRisk(out));
+            run.diagnose(Diagnostic.TRAIN_LOSS, passes.meanLoss(obj.loss(), out));
         }
         return out;
     }

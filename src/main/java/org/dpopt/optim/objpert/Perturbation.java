@@ -7,6 +7,7 @@ import org.dpopt.loss.Loss;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.oracle.DataPasses;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -37,12 +38,13 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
 
     /**
      * Draws G through the run core (recording the theorem's event) and builds the perturbed objective
-     * over the data: J(w) = F̂(w) + ⟨G, w⟩/n + λ‖w‖².
+     * over the data: J(w) = F̂(w) + ⟨G, w⟩/n + λ‖w‖² on the plan's domain W (the run core has checked
+     * that the data has the plan's shape, and its n rows the planned n).
      */
-    PerturbedObjective draw(PrivateRun run, GlmPasses passes) {
+    PerturbedObjective draw(PrivateRun run, DataPasses passes) {
         DMatrixRMaj b = new DMatrixRMaj(passes.dimension(), 1);
         run.objectiveNoise(b, sigma / passes.size(), event()); // b = G/n
-        return new PerturbedObjective(passes, loss, run.problem().domain(), b, lambda, lipschitz, beta);
+        return new PerturbedObjective(passes, loss, run.plan().shape().domain(), b, lambda, lipschitz, beta);
     }
 
     /**

@@ -4,6 +4,7 @@ import org.dpopt.geometry.ConvexSet;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.oracle.DataPasses;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -17,11 +18,11 @@ import org.ejml.data.DMatrixRMaj;
  * quadratic is isotropic), hence J(w) − J* ≤ −⟨g, u − w⟩ − (μ/2)‖u − w‖² (= ‖g‖²/(2μ) when W = ℝ^d)
  * and ‖w − ŵ‖ ≤ √(2(J(w) − J*)/μ); and the gradient-mapping bound ‖w − ŵ‖ ≤ 2‖G_L(w)‖/μ with
  * G_L(w) = L_J(w − Π_W(w − g/L_J)) (Nesterov, <i>Introductory Lectures on Convex Optimization</i>,
- * Kluwer 2004, Thm 2.2.7). Data enter only through {@link GlmPasses}. Immutable; the caller owns the
+ * Kluwer 2004, Thm 2.2.7). Data enter only through {@link DataPasses}. Immutable; the caller owns the
  * work vectors it passes.
  */
 final class PerturbedObjective {
-    private final GlmPasses passes;
+    private final DataPasses passes;
     private final GeneralizedLinearLoss loss;
     private final ConvexSet domain;
     private final DMatrixRMaj linear;
@@ -38,7 +39,7 @@ final class PerturbedObjective {
      * @param lipschitz L, the declared per-example gradient bound
      * @param smoothness β, the declared per-example smoothness
      */
-    PerturbedObjective(GlmPasses passes, GeneralizedLinearLoss loss, ConvexSet domain, DMatrixRMaj linear,
+    PerturbedObjective(DataPasses passes, GeneralizedLinearLoss loss, ConvexSet domain, DMatrixRMaj linear,
             double lambda, double lipschitz, double smoothness) {
         this.passes = Checks.notNull("passes", passes);
         this.loss = Checks.notNull("loss", loss);
@@ -50,7 +51,7 @@ final class PerturbedObjective {
         this.smoothness = Checks.nonNegative("smoothness", smoothness);
     }
 
-    GlmPasses passes() {
+    DataPasses passes() {
         return passes;
     }
 
@@ -82,7 +83,7 @@ final class PerturbedObjective {
     }
 
     /** n. */
-    int size() {
+    long size() {
         return passes.size();
     }
 
@@ -100,12 +101,24 @@ final class PerturbedObjective {
         return passes.meanLoss(loss, w) + Vectors.dot(linear, w) + lambda * Vectors.dot(w, w);
     }
 
+    /** ∇J(w) into out. Modified: out. Not modified: w. n derivative evaluations. */
+    void gradient(DMatrixRMaj w, DMatrixRMaj out) {
+        passes.meanGradient(loss, w, out);
+        addRegularizer(w, out);
+    }
+
     /**
-     * ∇J(w) into out; if {@code derivatives} is non-null, φ′(⟨w, xᵢ⟩, yᵢ) is stored in it (SVRG's
-     * snapshot scalars). Modified: out, derivatives. Not modified: w. n derivative evaluations.
+     * ∇J(w) into out and the rows ids[0..count) from the same pass ({@link DataPasses#meanGradientAndRows}).
+     * Modified: out. Not modified: w, ids.
      */
-    void gradient(DMatrixRMaj w, DMatrixRMaj out, double[] derivatives) {
-        passes.meanGradient(loss, w, out, derivatives);
+    DataPasses.Rows gradientAndRows(DMatrixRMaj w, DMatrixRMaj out, long[] ids, int count) {
+        DataPasses.Rows rows = passes.meanGradientAndRows(loss, w, out, ids, count);
+        addRegularizer(w, out);
+        return rows;
+    }
+
+    /** out ← out + b + 2λw. */
+    private void addRegularizer(DMatrixRMaj w, DMatrixRMaj out) {
         double[] o = out.data;
         double[] ws = w.data;
         double[] b = linear.data;
@@ -118,7 +131,7 @@ final class PerturbedObjective {
      * The Hessian of J + ν‖w‖² at w: (1/n) Σ φ″ xᵢxᵢᵀ + 2(λ + ν)I. Modified: h (d×d). Not modified: w.
      */
     void hessian(DMatrixRMaj w, double nu, DMatrixRMaj h) {
-        passes.meanCurvature(loss, w, h);
+        passes.meanHessian(loss, w, h);
         int d = dimension();
         for (int a = 0; a < d; a++) {
             h.data[a * d + a] += 2 * (lambda + nu);

@@ -10,9 +10,11 @@
  * plus Gaussian output noise (CLI {@code objective-perturbation-svrg}): the same NeurIPS 2019 paper,
  * §5, and Iyengar et al., IEEE S&amp;P 2019.</li>
  * <li>{@link org.dpopt.optim.objpert.ObjectivePerturbationNoise} — σ_G rules and the theorem's λ.</li>
- * <li>{@link org.dpopt.optim.objpert.GlmPasses} — the full passes over the data (means over rows of
- * loss, gradient, curvature) the solvers make, so that another data engine can supply them.</li>
  * </ul>
+ *
+ * <p>Data access is {@link org.dpopt.oracle.DataPasses} only (means over the rows of loss, gradient and
+ * Hessian, and rows by id for SVRG's inner steps), so the same solvers run on in-memory data
+ * ({@code run(Problem, …)}) and on a distributed engine ({@code run(DataPasses, shape, plan, rng)}).
  *
  * <p>Privacy relation: replace-one with a public n. Every plan is made from the public
  * {@code ProblemShape} (n, d, R, the loss's declared L and β, the domain) and the budget; the noise is

@@ -11,6 +11,7 @@ import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
 import org.dpopt.noise.Rngs;
+import org.dpopt.oracle.DatasetPasses;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +54,7 @@ class BackupGradientSolverTest {
             b.data[j] = rng.nextDouble() - 0.5;
         }
         Vectors.scale(bNorm / Vectors.norm2(b), b);
-        PerturbedObjective obj = new PerturbedObjective(GlmPasses.inMemory(data), loss, dom, b, lambda, lip, beta);
+        PerturbedObjective obj = new PerturbedObjective(new DatasetPasses(data), loss, dom, b, lambda, lip, beta);
         double target = 1e-9 * Math.max(1, Double.isFinite(dom.radius(d)) ? dom.radius(d) : 1);
         int k = BackupGradientSolver.steps(lambda, beta, lip, bNorm, dom.radius(d), target);
         BackupGradientSolver.Outcome o = BackupGradientSolver.solve(obj, k, target);
@@ -70,7 +71,7 @@ class BackupGradientSolverTest {
         DMatrixRMaj g = new DMatrixRMaj(d, 1);
         double step = 1 / (obj.smoothness() + 2 * obj.lambda());
         for (int t = 0; t < iters; t++) {
-            obj.gradient(w, g, null);
+            obj.gradient(w, g);
             Vectors.axpy(-step, g, w);
             obj.domain().project(w);
         }

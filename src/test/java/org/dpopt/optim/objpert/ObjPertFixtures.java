@@ -14,6 +14,7 @@ import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.oracle.DatasetPasses;
 import org.ejml.data.DMatrixRMaj;
 
 /** Shared data and references for the objective-perturbation tests. */
@@ -56,7 +57,7 @@ final class ObjPertFixtures {
         for (int j = 0; j < b.numRows; j++) {
             b.data[j] = 0.01 * (r.nextDouble() - 0.5);
         }
-        return new PerturbedObjective(GlmPasses.inMemory(data), Losses.logistic(), dom, b, lambda,
+        return new PerturbedObjective(new DatasetPasses(data), Losses.logistic(), dom, b, lambda,
                 data.rowNormBound(), 0.25 * data.rowNormBound() * data.rowNormBound());
     }
 

@@ -12,6 +12,7 @@ import org.dpopt.data.Synthetic;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.loss.Losses;
 import org.dpopt.noise.Rngs;
+import org.dpopt.oracle.DatasetPasses;
 import org.ejml.data.DMatrixRMaj;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -51,7 +52,7 @@ public class ObjPertSolveBenchmark {
     public void setup() {
         data = Synthetic.logistic(n, Synthetic.plantedVector(D, 3, Rngs.seeded(1)), Rngs.seeded(2)).data();
         lambda = ObjectivePerturbationNoise.theoremLambda(1, 20, n, D, 1, 1e-5);
-        obj = new PerturbedObjective(GlmPasses.inMemory(data), Losses.logistic(), ConvexSets.unconstrained(),
+        obj = new PerturbedObjective(new DatasetPasses(data), Losses.logistic(), ConvexSets.unconstrained(),
                 new DMatrixRMaj(D, 1), lambda, 1, 0.25);
         jStar = obj.value(new CertifiedNewtonSolver(1e-9, 100).solve(obj).w());
         ll = new de.bwaldvogel.liblinear.Problem();
@@ -99,7 +100,7 @@ public class ObjPertSolveBenchmark {
 
     @Benchmark
     public DMatrixRMaj svrg() {
-        return Svrg.solve(obj, data, 1e-6 * Math.abs(jStar), 10_000, true, Rngs.seeded(3)).w();
+        return Svrg.solve(obj, 1e-6 * Math.abs(jStar), 10_000, true, Rngs.seeded(3)).w();
     }
 
     @Benchmark

@@ -38,7 +38,7 @@ class SvrgTest {
         Dataset data = ObjPertFixtures.classification(2000, 10, 3);
         for (ConvexSet dom : new ConvexSet[] {ConvexSets.unconstrained(), ConvexSets.l2Ball(1)}) {
             PerturbedObjective obj = ObjPertFixtures.objective(data, dom, 0.01, 2);
-            Svrg.Result r = Svrg.solve(obj, data, 1e-300, 12, false, Rngs.seeded(4));
+            Svrg.Result r = Svrg.solve(obj, 1e-300, 12, false, Rngs.seeded(4));
             double[] h = r.gapHistory();
             int last = 0;
             while (last + 1 < h.length && h[last + 1] > 1e-20) {
@@ -71,7 +71,7 @@ class SvrgTest {
                     w.data[j] = opt.data[j] + scale * (rng.nextDouble() - 0.5);
                 }
                 dom.project(w);
-                obj.gradient(w, g, null);
+                obj.gradient(w, g);
                 double gap = obj.suboptimalityBound(w, g, work);
                 double dist = Vectors.distance2(w, opt);
                 assertTrue(obj.value(w) - jStar <= gap * (1 + 1e-9) + 1e-15, "gap " + gap);
@@ -97,7 +97,7 @@ class SvrgTest {
     void earlyStopEndsOnceCertified() {
         Dataset data = ObjPertFixtures.classification(1000, 5, 9);
         PerturbedObjective obj = ObjPertFixtures.objective(data, ConvexSets.l2Ball(1), 0.01, 2);
-        Svrg.Result r = Svrg.solve(obj, data, 1e-8, 200, true, Rngs.seeded(1));
+        Svrg.Result r = Svrg.solve(obj, 1e-8, 200, true, Rngs.seeded(1));
         assertTrue(r.suboptimality() <= 1e-8);
         assertTrue(r.epochs() < 200);
         assertTrue(r.gapHistory()[r.epochs() - 1] > 1e-8, "stopped late");
