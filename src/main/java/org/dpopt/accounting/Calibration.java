@@ -1,6 +1,7 @@
 package org.dpopt.accounting;
 
 import java.util.function.DoubleFunction;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.LongFunction;
 import org.dpopt.linalg.Checks;
 
@@ -11,13 +12,25 @@ import org.dpopt.linalg.Checks;
  * <p>Every routine returns the <em>privacy-safe end of its bracket</em>: the returned parameter has
  * been checked to satisfy {@code accountant.epsilon(event, δ) ≤ ε}. When no parameter in the search
  * range meets the budget, an {@link IllegalArgumentException} says so.
+ *
+ * <p><b>Noise multiplier.</b> ε(z) is only assumed to be non-increasing in z up to numerical noise;
+ * nothing relies on it beyond the bracket. The search (1) brackets z with the Rényi-DP accountant at
+ * integer orders where it supports the event (microseconds per evaluation; its ε is at least the PLD
+ * accountant's, so the RDP-calibrated z already meets the budget under PLD), (2) steps towards the budget by
+ * Newton's method in (log z, log margin) with the slope taken from RDP, and (3) closes the bracket by
+ * a safeguarded secant (Illinois) search whose iterates stay inside it. The margin of the PLD
+ * accountant is log(δ(ε_target; z)/δ_target) — one tilted evaluation per direction at the fixed
+ * target ε, smooth in z — and of other accountants log(ε(z)/ε_target). The upper end is returned only
+ * after {@code accountant.epsilon(event(z), δ) ≤ ε} has been verified at it.
  */
 public final class Calibration {
     private Calibration() {
     }
 
-    /** Relative tolerance of the bisection on continuous parameters. */
+    /** Relative tolerance of the search on continuous parameters. */
     public static final double DEFAULT_RELATIVE_TOLERANCE = 1e-4;
+
+    private static final int MAX_EVALUATIONS = 80;
 
     /**
      * The smallest noise multiplier z (up to relative tolerance) with ε(event(z), δ) ≤ ε. ε is
@@ -37,37 +50,190 @@ public final class Calibration {
     /** As {@link #noiseMultiplier(PrivacyAccountant, DoubleFunction, double, double)} with a tolerance. */
     public static double noiseMultiplier(PrivacyAccountant accountant, DoubleFunction<DpEvent> eventOf,
             double epsilon, double delta, double relTol) {
+        Checks.notNull("accountant", accountant);
+        Checks.notNull("eventOf", eventOf);
         Checks.epsilon("epsilon", epsilon);
         Checks.delta("delta", delta);
         Checks.openUnit("relTol", relTol);
-        double hi = 1.0;
-        int guard = 0;
-        while (!(accountant.epsilon(eventOf.apply(hi), delta) <= epsilon)) {
-            hi *= 2;
-            if (++guard > 40) {
-                throw new IllegalArgumentException("privacy budget must be reachable but was not: no noise "
-                        + "multiplier up to " + hi + " gives epsilon <= " + epsilon + " at delta = " + delta);
+        DoubleUnaryOperator margin = marginOf(accountant, eventOf, epsilon, delta);
+        // (1) a certified upper end: from RDP where it applies, else by doubling from 1
+        double hi = rdpBracket(accountant, eventOf, epsilon, delta);
+        double fHi = Double.NaN;
+        if (!Double.isNaN(hi)) {
+            fHi = margin.applyAsDouble(hi);
+        }
+        if (!(fHi <= 0)) {
+            hi = Double.isNaN(hi) ? 1.0 : hi;
+            fHi = margin.applyAsDouble(hi);
+            int guard = 0;
+            while (!(fHi <= 0)) {
+                hi *= 2;
+                if (++guard > 40) {
+                    throw new IllegalArgumentException("privacy budget must be reachable but was not: no noise "
+                            + "multiplier up to " + hi + " gives epsilon <= " + epsilon + " at delta = " + delta);
+                }
+                fHi = margin.applyAsDouble(hi);
             }
         }
-        double lo = hi / 2;
-        guard = 0;
-        while (accountant.epsilon(eventOf.apply(lo), delta) <= epsilon) {
-            hi = lo;
-            lo /= 2;
-            if (++guard > 60) {
-                return hi; // essentially no noise needed
+        // (2) a lower end with margin > 0: Newton steps in log z with the RDP slope (or halving)
+        double slope = rdpSlope(eventOf, epsilon, delta, hi, accountant);
+        double lo = Double.NaN;
+        double fLo = Double.NaN;
+        int evaluations = 0;
+        double z = hi;
+        double fz = fHi;
+        while (Double.isNaN(lo)) {
+            double step = fz == Double.NEGATIVE_INFINITY || !(slope < 0) ? Math.log(0.5)
+                    : Math.max(Math.log(0.25), Math.min(-1e-4, fz / -slope * 1.05 - relTol));
+            double next = z * Math.exp(step);
+            if (next < 1e-12 || ++evaluations > 60) {
+                return verified(accountant, eventOf, epsilon, delta, hi, relTol); // essentially no noise needed
             }
-        }
-        // invariant: eps(lo) > target, eps(hi) <= target
-        while (hi - lo > relTol * hi) {
-            double mid = 0.5 * (lo + hi);
-            if (accountant.epsilon(eventOf.apply(mid), delta) <= epsilon) {
-                hi = mid;
+            double fn = margin.applyAsDouble(next);
+            if (fn > 0) {
+                lo = next;
+                fLo = fn;
             } else {
-                lo = mid;
+                hi = next;
+                fHi = fn;
+                z = next;
+                fz = fn;
             }
         }
-        return hi;
+        // (3) Illinois (safeguarded secant) in log z on [lo, hi]: margin(lo) > 0 ≥ margin(hi)
+        double a = Math.log(lo);
+        double b = Math.log(hi);
+        double fa = fLo;
+        double fb = fHi;
+        int side = 0;
+        for (int it = 0; it < MAX_EVALUATIONS && Math.exp(b) - Math.exp(a) > relTol * Math.exp(b); it++) {
+            double c;
+            if (Double.isFinite(fa) && Double.isFinite(fb) && fa != fb) {
+                c = (a * fb - b * fa) / (fb - fa);
+            } else {
+                c = 0.5 * (a + b);
+            }
+            // keep the iterate inside, at least half a tolerance from the ends: a secant step that lands
+            // on an end means the root is within the tolerance of it, so test just beside it
+            double minGap = 0.5 * relTol;
+            if (Double.isNaN(c)) {
+                c = 0.5 * (a + b);
+            }
+            c = Math.max(a + minGap, Math.min(b - minGap, c));
+            if (!(c > a && c < b)) {
+                c = 0.5 * (a + b);
+            }
+            double fc = margin.applyAsDouble(Math.exp(c));
+            if (fc > 0) {
+                a = c;
+                fa = fc;
+                if (side == -1) {
+                    fb /= 2;
+                }
+                side = -1;
+            } else {
+                b = c;
+                fb = fc;
+                if (side == 1) {
+                    fa /= 2;
+                }
+                side = 1;
+            }
+        }
+        return verified(accountant, eventOf, epsilon, delta, Math.exp(b), relTol);
+    }
+
+    /** The upper end after checking accountant.epsilon ≤ target there (stepping up by relTol if not). */
+    private static double verified(PrivacyAccountant acc, DoubleFunction<DpEvent> eventOf, double epsilon,
+            double delta, double z, double relTol) {
+        double zz = z;
+        for (int k = 0; k < 200; k++) {
+            if (acc.epsilon(eventOf.apply(zz), delta) <= epsilon) {
+                return zz;
+            }
+            zz *= 1 + relTol * (1 << Math.min(k, 20));
+        }
+        throw new IllegalStateException("calibration could not verify a noise multiplier near " + z + " (internal error)");
+    }
+
+    /**
+     * The margin function: log(δ(ε; z)/δ) for the PLD accountant (certifies the same target with one
+     * tilted evaluation at a fixed ε), else log(ε(z)/ε); both ≤ 0 exactly when the budget is met.
+     */
+    private static DoubleUnaryOperator marginOf(PrivacyAccountant acc, DoubleFunction<DpEvent> eventOf, double epsilon,
+            double delta) {
+        if (acc instanceof PldAccountant) {
+            return z -> logRatio(acc.delta(eventOf.apply(z), epsilon), delta);
+        }
+        return z -> logRatio(acc.epsilon(eventOf.apply(z), delta), epsilon);
+    }
+
+    private static double logRatio(double v, double target) {
+        if (Double.isNaN(v)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return v <= 0 ? Double.NEGATIVE_INFINITY : Math.log(v / target);
+    }
+
+    /**
+     * The RDP-calibrated z (an upper end for every accountant whose ε is at most RDP's, in particular
+     * PLD), or NaN where RDP does not apply. Bisection to 1e-6 relative on the RDP ε (microseconds).
+     */
+    private static double rdpBracket(PrivacyAccountant acc, DoubleFunction<DpEvent> eventOf, double epsilon,
+            double delta) {
+        if (!(acc instanceof PldAccountant)) {
+            return Double.NaN;
+        }
+        // integer orders: exact finite sums, no quadrature (an upper bound on the full-grid RDP, which
+        // itself bounds the PLD accountant's ε)
+        RdpAccountant rdp = new RdpAccountant(RdpAccountant.integerOrders(), RdpAccountant.Conversion.IMPROVED,
+                acc.relation());
+        try {
+            double hi = 1;
+            int guard = 0;
+            while (!(rdp.epsilon(eventOf.apply(hi), delta) <= epsilon)) {
+                hi *= 2;
+                if (++guard > 40) {
+                    return Double.NaN;
+                }
+            }
+            double lo = hi / 2;
+            while (lo > 1e-12 && rdp.epsilon(eventOf.apply(lo), delta) <= epsilon) {
+                hi = lo;
+                lo /= 2;
+            }
+            for (int it = 0; it < 60 && hi - lo > 1e-6 * hi; it++) {
+                double mid = 0.5 * (lo + hi);
+                if (rdp.epsilon(eventOf.apply(mid), delta) <= epsilon) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            return hi;
+        } catch (IllegalArgumentException e) { // unsupported by RDP (or outside its domain): no bracket
+            return Double.NaN;
+        }
+    }
+
+    /** d log(margin-scale)/d log z from RDP at z (negative), or NaN. Used only to choose steps. */
+    private static double rdpSlope(DoubleFunction<DpEvent> eventOf, double epsilon, double delta, double z,
+            PrivacyAccountant acc) {
+        try {
+            RdpAccountant rdp = new RdpAccountant(RdpAccountant.integerOrders(), RdpAccountant.Conversion.IMPROVED,
+                    acc.relation());
+            double h = 1e-3;
+            if (acc instanceof PldAccountant) {
+                double d1 = rdp.delta(eventOf.apply(z), epsilon);
+                double d2 = rdp.delta(eventOf.apply(z * Math.exp(h)), epsilon);
+                return d1 > 0 && d2 > 0 ? (Math.log(d2) - Math.log(d1)) / h : Double.NaN;
+            }
+            double e1 = rdp.epsilon(eventOf.apply(z), delta);
+            double e2 = rdp.epsilon(eventOf.apply(z * Math.exp(h)), delta);
+            return e1 > 0 && e2 > 0 ? (Math.log(e2) - Math.log(e1)) / h : Double.NaN;
+        } catch (IllegalArgumentException e) { // unsupported by RDP (or outside its domain): no bracket
+            return Double.NaN;
+        }
     }
 
     /**

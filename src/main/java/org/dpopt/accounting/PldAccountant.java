@@ -29,7 +29,8 @@ import org.dpopt.linalg.Checks;
  * bound as {@code epsilonLower}, so the true ε of the dominating pairs lies in [epsilonLower, epsilon].
  *
  * <p><b>Standing guards.</b> Every upper bound is the minimum of the PLD bound and the Rényi-DP bound
- * ({@link RdpAccountant}, where it supports the event; both are valid upper bounds), and is checked
+ * ({@link RdpAccountant} at the integer orders {@link RdpAccountant#integerOrders()}, exact finite sums,
+ * where it supports the event; both are valid upper bounds), and is checked
  * against an exact closed-form lower bound (max-statistic test of the subsampled Gaussian, exact for a
  * single step; exact Gaussian and Laplace curves). If the PLD grid cannot be made to fit (a tiny noise
  * multiplier makes the per-step loss range huge), the grid is coarsened 10× at a time (still valid,
@@ -92,7 +93,7 @@ public final class PldAccountant implements PrivacyAccountant {
     public PldAccountant(double discretization, NeighboringRelation relation) {
         this.h = Checks.inRange("discretization", discretization, 1e-7, 0.1);
         this.relation = Checks.notNull("relation", relation);
-        this.rdp = new RdpAccountant(RdpAccountant.defaultOrders(), RdpAccountant.Conversion.IMPROVED, relation);
+        this.rdp = new RdpAccountant(RdpAccountant.integerOrders(), RdpAccountant.Conversion.IMPROVED, relation);
     }
 
     @Override

@@ -80,6 +80,16 @@ public final class RdpAccountant implements PrivacyAccountant {
         this.relation = Checks.notNull("relation", relation);
     }
 
+    /**
+     * The integer orders of the default grid (2, 3, …, 63, 128, 256, 512, 1024) as a fresh array: the
+     * subsampled-Gaussian RDP is then an exact finite sum at every order (no quadrature), which makes
+     * an accountant on these orders a cheap valid upper bound (used as a standing guard and to bracket
+     * calibration); the fractional orders only tighten it.
+     */
+    public static double[] integerOrders() {
+        return java.util.Arrays.stream(DEFAULT_ORDER_ARRAY).filter(a -> a == Math.rint(a)).toArray();
+    }
+
     /** The default order grid ({@link #DEFAULT_ORDERS}) as a fresh array. */
     public static double[] defaultOrders() {
         return DEFAULT_ORDER_ARRAY.clone();

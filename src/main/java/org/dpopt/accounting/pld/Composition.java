@@ -295,8 +295,8 @@ final class Composition {
         double th0 = Math.min(MAX_TILT, Math.max(1e-6, Math.sqrt(-2 * LOG_WINDOW_TAIL) / sd));
         double thLo = Math.max(1e-9, th0 / 1e3);
         double thHi = Math.max(thLo * 10, th0 * 1e3);
-        double[] up = minimizeLog(th -> (logMgf(lambda + th, 0) - k0 - LOG_WINDOW_TAIL) / th, thLo, thHi, 28);
-        double[] low = minimizeLog(th -> -(LOG_WINDOW_TAIL + k0 - logMgf(lambda - th, 0)) / th, thLo, thHi, 28);
+        double[] up = minimizeLog(th -> (logMgf(lambda + th, 0) - k0 - LOG_WINDOW_TAIL) / th, thLo, thHi, 20);
+        double[] low = minimizeLog(th -> -(LOG_WINDOW_TAIL + k0 - logMgf(lambda - th, 0)) / th, thLo, thHi, 20);
         double b = up[1];
         double a = -low[1];
         if (!(a <= b)) {
@@ -404,70 +404,66 @@ final class Composition {
         }
         double growth = Math.exp(logGrowth);
         double[] y = spectra[0];
+        // below r2Min_i a factor's power alone is under e^{−700 − logGrowth}: the product is flushed
+        // without computing any logarithm or angle
+        double[] r2Min = new double[m];
+        for (int i = 0; i < m; i++) {
+            r2Min[i] = Math.exp(2 * (-700 - Math.max(0, logGrowth) - 1) / counts[i]);
+        }
         double pow2 = 0;
-        double flush2 = 0;
+        long flushed = 0;
         double ynorm2 = 0;
         int half = n / 2;
+        double[] lms = new double[m];
         for (int k = 0; k <= half; k++) {
             // packed layout: k = 0 → y[0], k = n/2 → y[1], else (y[2k], y[2k+1])
             boolean real = k == 0 || k == half;
-            double logmag = 0;
-            double ang = 0;
-            double rho = 0;
+            double weight = real ? 1 : 2;
             boolean zero = false;
-            for (int i = 0; i < m; i++) {
+            double logmag = 0;
+            for (int i = 0; i < m && !zero; i++) {
                 double[] sp = spectra[i];
                 double re = k == 0 ? sp[0] : k == half ? sp[1] : sp[2 * k];
                 double im = real ? 0 : sp[2 * k + 1];
                 double r2 = re * re + im * im;
-                if (r2 == 0) {
-                    zero = true;
-                    break;
-                }
-                double tc = counts[i];
-                double lm = 0.5 * tc * Math.log(r2);
-                logmag += lm;
-                double ph;
-                if (real) {
-                    ph = re < 0 && (counts[i] & 1L) == 1L ? Math.PI : 0;
-                    rho += Pmf.U * (2 * Math.abs(lm) + 1.5 * tc + 6);
+                if (r2 < r2Min[i]) {
+                    zero = true; // exact 0 or below the flush level
                 } else {
-                    ph = tc * Math.atan2(im, re);
-                    rho += Pmf.U * (2 * Math.abs(lm) + 1.5 * tc + 3 * Math.abs(ph) + 8);
+                    lms[i] = 0.5 * counts[i] * Math.log(r2);
+                    logmag += lms[i];
                 }
-                ang += ph;
             }
-            rho += 4 * Pmf.U * m;
-            double weight = real ? 1 : 2;
-            double vr;
-            double vi;
             if (zero || logmag < -700) {
-                vr = 0;
-                vi = 0;
-                if (!zero) {
-                    double f = Math.exp(logmag) * (1 + Math.min(rho, 2));
-                    flush2 += weight * f * f;
+                flushed += real ? 1 : 2;
+                setPacked(y, k, half, 0, 0);
+                continue;
+            }
+            double ang = 0;
+            double rho = 4 * Pmf.U * m;
+            for (int i = 0; i < m; i++) {
+                double[] sp = spectra[i];
+                double tc = counts[i];
+                if (real) {
+                    double re = k == 0 ? sp[0] : sp[1];
+                    ang += re < 0 && (counts[i] & 1L) == 1L ? Math.PI : 0;
+                    rho += Pmf.U * (2 * Math.abs(lms[i]) + 1.5 * tc + 6);
+                } else {
+                    double ph = tc * Math.atan2(sp[2 * k + 1], sp[2 * k]);
+                    ang += ph;
+                    rho += Pmf.U * (2 * Math.abs(lms[i]) + 1.5 * tc + 3 * Math.abs(ph) + 8);
                 }
-            } else {
-                double mag = Math.exp(logmag);
-                vr = mag * Math.cos(ang);
-                vi = real ? 0 : mag * Math.sin(ang);
-                double err = rho >= 0.5 ? 3 * mag : rho * mag / (1 - rho);
-                pow2 += weight * err * err;
-                ynorm2 += weight * mag * mag;
             }
-            if (k == 0) {
-                y[0] = vr;
-            } else if (k == half) {
-                y[1] = vr;
-            } else {
-                y[2 * k] = vr;
-                y[2 * k + 1] = vi;
-            }
+            double mag = Math.exp(logmag);
+            double err = rho >= 0.5 ? 3 * mag : rho * mag / (1 - rho);
+            pow2 += weight * err * err;
+            ynorm2 += weight * mag * mag;
+            setPacked(y, k, half, mag * Math.cos(ang), real ? 0 : mag * Math.sin(ang));
         }
+        // each flushed coefficient had modulus below e^{−700}·(1 + ρ) ≤ 3e^{−700} (charged below)
         Fft.plan(n).realInverse(y, true);
         double yNorm = Math.sqrt(ynorm2) * (1 + 1e-6);
-        double spectralError = growth * forward + Math.sqrt(pow2) + Math.sqrt(flush2) + beta * yNorm;
+        double spectralError = growth * forward + Math.sqrt(pow2) + Math.sqrt((double) flushed) * 3 * Math.exp(-700)
+                + beta * yNorm;
         double e2 = spectralError / sqrtN * (1 + 1e-6) + n * Double.MIN_VALUE + growth * dropped;
         if (System.getProperty("dpopt.pld.trace") != null) {
             System.err.println("  window [" + ka * h + ", " + kb * h + "] N=" + n + " e2=" + e2);
@@ -493,6 +489,17 @@ final class Composition {
             t.alias = Math.min(1e300, above + below) * (1 + 1e-9);
         }
         return t;
+    }
+
+    private static void setPacked(double[] y, int k, int half, double re, double im) {
+        if (k == 0) {
+            y[0] = re;
+        } else if (k == half) {
+            y[1] = re;
+        } else {
+            y[2 * k] = re;
+            y[2 * k + 1] = im;
+        }
     }
 
     /** An upper bound on F(S &gt; top) = min over the given θ's of Π M_i(θ)^{T_i} e^{−θ·top}. */
