@@ -327,9 +327,10 @@ public final class AblqAccountant implements PrivacyAccountant {
                             + "), exact");
                     break;
                 default:
-                    notes.add("shuffled batches (" + f.step().order() + "): epsilon is the deterministic-batch upper "
-                            + "bound; epsilon_lower is the OPTIMISTIC lower bound of Chua et al. 2024 (max statistic, "
-                            + "MoG(2) vs MoG(1)); the true epsilon lies in between; Poisson accounting does not apply");
+                    notes.add("shuffled batches (" + f.step().order() + "): the upper bound is the deterministic-batch "
+                            + "one (a shuffle is a mixture of fixed orders); the lower bound is the OPTIMISTIC one of Chua et "
+                            + "al. 2024 (max statistic, MoG(2) vs MoG(1)); the true epsilon lies in between; Poisson "
+                            + "accounting does not apply");
                     if (f.fullEpochs() * f.step().stepsPerEpoch() != f.count()) {
                         notes.add("partial epoch: the lower bound uses the " + f.fullEpochs() + " complete epochs");
                     }

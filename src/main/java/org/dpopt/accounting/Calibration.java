@@ -18,10 +18,10 @@ import org.dpopt.linalg.Checks;
  * integer orders where it supports the event (microseconds per evaluation; its ε is at least the PLD
  * accountant's, so the RDP-calibrated z already meets the budget under PLD), (2) steps towards the budget by
  * Newton's method in (log z, log margin) with the slope taken from RDP, and (3) closes the bracket by
- * a safeguarded secant (Illinois) search whose iterates stay inside it. The margin of the PLD
- * accountant is log(δ(ε_target; z)/δ_target) — one tilted evaluation per direction at the fixed
- * target ε, smooth in z — and of other accountants log(ε(z)/ε_target). The upper end is returned only
- * after {@code accountant.epsilon(event(z), δ) ≤ ε} has been verified at it.
+ * a safeguarded secant (Illinois) search whose iterates stay inside it, on the margin
+ * log(ε(z)/ε_target). The upper end is returned only after {@code accountant.epsilon(event(z), δ) ≤ ε}
+ * has been verified at it (the PLD accountant memoizes the discretized single steps, so that check
+ * and a report at the result reuse them).
  */
 public final class Calibration {
     private Calibration() {
@@ -157,14 +157,12 @@ public final class Calibration {
     }
 
     /**
-     * The margin function: log(δ(ε; z)/δ) for the PLD accountant (certifies the same target with one
-     * tilted evaluation at a fixed ε), else log(ε(z)/ε); both ≤ 0 exactly when the budget is met.
+     * The margin function log(ε(z)/ε), ≤ 0 exactly when the budget is met. (A δ-margin log(δ(ε; z)/δ)
+     * would save the ε search per evaluation, but it is flat wherever δ(ε) sits at the discretization's
+     * tail floor — large target ε — which stalls the secant; ε(z) is smooth in log z.)
      */
     private static DoubleUnaryOperator marginOf(PrivacyAccountant acc, DoubleFunction<DpEvent> eventOf, double epsilon,
             double delta) {
-        if (acc instanceof PldAccountant) {
-            return z -> logRatio(acc.delta(eventOf.apply(z), epsilon), delta);
-        }
         return z -> logRatio(acc.epsilon(eventOf.apply(z), delta), epsilon);
     }
 
@@ -223,11 +221,6 @@ public final class Calibration {
             RdpAccountant rdp = new RdpAccountant(RdpAccountant.integerOrders(), RdpAccountant.Conversion.IMPROVED,
                     acc.relation());
             double h = 1e-3;
-            if (acc instanceof PldAccountant) {
-                double d1 = rdp.delta(eventOf.apply(z), epsilon);
-                double d2 = rdp.delta(eventOf.apply(z * Math.exp(h)), epsilon);
-                return d1 > 0 && d2 > 0 ? (Math.log(d2) - Math.log(d1)) / h : Double.NaN;
-            }
             double e1 = rdp.epsilon(eventOf.apply(z), delta);
             double e2 = rdp.epsilon(eventOf.apply(z * Math.exp(h)), delta);
             return e1 > 0 && e2 > 0 ? (Math.log(e2) - Math.log(e1)) / h : Double.NaN;
