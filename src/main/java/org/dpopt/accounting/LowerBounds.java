@@ -21,63 +21,57 @@ final class LowerBounds {
 
     /** A certified lower bound on ε(δ) of the normalized event (0 if none is known). */
     static double epsilon(DpEvent e, double delta, boolean thorough) {
-        if (e instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent part : par.events()) {
-                worst = Math.max(worst, epsilon(DpEvents.normalize(part), delta, thorough));
-            }
-            return worst;
-        }
-        double[] best = {0};
-        double precision = gaussianPrecision(e);
-        if (precision > 0 && Double.isFinite(precision)) {
-            best[0] = PoissonGaussianExact.maxStatisticEpsilon(1, 1 / Math.sqrt(precision), 1, delta);
-        }
-        forEachPart(e, (leaf, count) -> {
+        return worst(e, (leaf, count) -> {
             if (leaf instanceof PoissonSampledEvent p && p.event() instanceof GaussianEvent g) {
                 double q = p.samplingProbability();
                 double z = g.noiseMultiplier();
                 double v = PoissonGaussianExact.maxStatisticEpsilon(q, z, count, delta);
-                if (thorough && count > 1) {
-                    v = Math.max(v, PoissonGaussianExact.sumStatisticEpsilon(q, z, count, delta));
-                }
-                best[0] = Math.max(best[0], v);
-            } else if (leaf instanceof LaplaceEvent l && count == 1) {
-                // δ(ε) = 1 − e^{(ε − ε0)/2} on [0, ε0): ε(δ) = ε0 + 2 ln(1 − δ), rounded down
-                double eps0 = 1 / l.noiseMultiplier();
-                double v = (eps0 + 2 * Math.log1p(-delta)) * (1 - 1e-12) - 1e-12;
-                best[0] = Math.max(best[0], v);
+                return thorough && count > 1 ? Math.max(v, PoissonGaussianExact.sumStatisticEpsilon(q, z, count, delta)) : v;
             }
-        });
-        return Math.max(0, best[0]);
+            if (leaf instanceof LaplaceEvent l && count == 1) {
+                // δ(ε) = 1 − e^{(ε − ε0)/2} on [0, ε0): ε(δ) = ε0 + 2 ln(1 − δ), rounded down
+                return (1 / l.noiseMultiplier() + 2 * Math.log1p(-delta)) * (1 - 1e-12) - 1e-12;
+            }
+            return 0;
+        }, z -> PoissonGaussianExact.maxStatisticEpsilon(1, z, 1, delta));
     }
 
     /** A certified lower bound on δ(ε) of the normalized event (0 if none is known). */
     static double delta(DpEvent e, double epsilon) {
-        if (e instanceof ParallelComposedEvent par) {
-            double worst = 0;
-            for (DpEvent part : par.events()) {
-                worst = Math.max(worst, delta(DpEvents.normalize(part), epsilon));
+        return worst(e, (leaf, count) -> {
+            if (leaf instanceof PoissonSampledEvent p && p.event() instanceof GaussianEvent g) {
+                return PoissonGaussianExact.maxStatisticDelta(p.samplingProbability(), g.noiseMultiplier(), count, epsilon);
             }
-            return worst;
+            if (leaf instanceof LaplaceEvent l && count == 1 && epsilon < 1 / l.noiseMultiplier()) {
+                return -Math.expm1((epsilon - 1 / l.noiseMultiplier()) / 2) * (1 - 1e-12);
+            }
+            return 0;
+        }, z -> PoissonGaussianExact.maxStatisticDelta(1, z, 1, epsilon));
+    }
+
+    private interface PartBound {
+        double of(DpEvent leaf, long count);
+    }
+
+    /**
+     * The largest bound over the parts (worst part of a top-level parallel composition), the merged
+     * Gaussian parts bounded by {@code gaussian} at their combined noise multiplier.
+     */
+    private static double worst(DpEvent e, PartBound part, java.util.function.DoubleUnaryOperator gaussian) {
+        if (e instanceof ParallelComposedEvent par) {
+            double w = 0;
+            for (DpEvent p : par.events()) {
+                w = Math.max(w, worst(DpEvents.normalize(p), part, gaussian));
+            }
+            return w;
         }
         double[] best = {0};
         double precision = gaussianPrecision(e);
         if (precision > 0 && Double.isFinite(precision)) {
-            best[0] = PoissonGaussianExact.maxStatisticDelta(1, 1 / Math.sqrt(precision), 1, epsilon);
+            best[0] = gaussian.applyAsDouble(1 / Math.sqrt(precision));
         }
-        forEachPart(e, (leaf, count) -> {
-            if (leaf instanceof PoissonSampledEvent p && p.event() instanceof GaussianEvent g) {
-                best[0] = Math.max(best[0], PoissonGaussianExact.maxStatisticDelta(p.samplingProbability(),
-                        g.noiseMultiplier(), count, epsilon));
-            } else if (leaf instanceof LaplaceEvent l && count == 1) {
-                double eps0 = 1 / l.noiseMultiplier();
-                if (epsilon < eps0) {
-                    best[0] = Math.max(best[0], -Math.expm1((epsilon - eps0) / 2) * (1 - 1e-12));
-                }
-            }
-        });
-        return best[0];
+        forEachPart(e, (leaf, count) -> best[0] = Math.max(best[0], part.of(leaf, count)));
+        return Math.max(0, best[0]);
     }
 
     private interface PartVisitor {

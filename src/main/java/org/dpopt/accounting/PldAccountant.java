@@ -435,15 +435,37 @@ public final class PldAccountant implements PrivacyAccountant {
             List<PrivacyLossDistribution> built = new ArrayList<>();
             try {
                 List<String> local = new ArrayList<>();
-                for (Direction d : dirs) {
-                    built.add(pld(e, d, grid, r, local));
+                double v = Double.NEGATIVE_INFINITY;
+                if (dirs.size() == 2) {
+                    // the two directions are independent: the addition one on a second thread
+                    final double g = grid;
+                    java.util.concurrent.CompletableFuture<double[]> add = java.util.concurrent.CompletableFuture
+                            .supplyAsync(() -> {
+                                PrivacyLossDistribution p = pld(e, Direction.ADD, g, r, new ArrayList<>());
+                                return new double[] {value.applyAsDouble(p)};
+                            }, WORKERS);
+                    PrivacyLossDistribution rem = pld(e, Direction.REMOVE, grid, r, local);
+                    double vr;
+                    try {
+                        vr = value.applyAsDouble(rem);
+                    } catch (RuntimeException ex) {
+                        add.cancel(false);
+                        throw ex;
+                    }
+                    double va = join(add);
+                    built.add(rem);
+                    built.add(pld(e, Direction.ADD, grid, r, local));
+                    v = Math.max(vr, va);
+                } else {
+                    for (Direction d : dirs) {
+                        built.add(pld(e, d, grid, r, local));
+                    }
+                    for (PrivacyLossDistribution p : built) {
+                        v = Math.max(v, value.applyAsDouble(p));
+                    }
                 }
                 lastBuilt = built;
                 lastGrid = grid;
-                double v = Double.NEGATIVE_INFINITY;
-                for (PrivacyLossDistribution p : built) {
-                    v = Math.max(v, value.applyAsDouble(p));
-                }
                 if (notes != null) {
                     local.forEach(n -> note(notes, n));
                     if (r.isPessimistic()) {
@@ -474,6 +496,28 @@ public final class PldAccountant implements PrivacyAccountant {
         }
         note(notes, "PLD FFT window too large even at h=" + lastGrid + "; Chernoff bound of the discretized pairs used");
         return new double[] {v, lastGrid};
+    }
+
+    /** One daemon worker for the second privacy-loss direction (the machines targeted have 2 cores). */
+    private static final java.util.concurrent.ExecutorService WORKERS = java.util.concurrent.Executors.newFixedThreadPool(
+            Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors() - 1)), runnable -> {
+                Thread t = new Thread(runnable, "dpopt-pld-direction");
+                t.setDaemon(true);
+                return t;
+            });
+
+    private static double join(java.util.concurrent.CompletableFuture<double[]> f) {
+        try {
+            return f.join()[0];
+        } catch (java.util.concurrent.CompletionException ex) {
+            if (ex.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (ex.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw ex;
+        }
     }
 
     /** The lazily composed PLD of a normalized, non-top-parallel, not all-no-op event. */

@@ -621,38 +621,7 @@ final class Composition {
      * {@code out[1]} is the share of the bound at the answer made of error charges.
      */
     double[] epsilonUpper(Tilt t, double delta) {
-        double base = infinityMass(1) + t.tailAbove;
-        if (base > delta) {
-            return new double[] {Double.POSITIVE_INFINITY, 1};
-        }
-        double eh = Math.exp(-h);
-        double a = 0;
-        double bUp = 0;
-        double bLow = 0;
-        int len = t.y.length;
-        double slack = 4 * Pmf.U * (len + 4);
-        for (int w = len - 1; w >= 0; w--) {
-            long k = t.ka + w;
-            double fUp = bin(t, w, h, true);
-            a += fUp;
-            bLow = bLow * eh * (1 - 2 * Pmf.U) + fUp * (1 - 4 * Pmf.U);
-            bUp = bUp * eh + fUp;
-            double err = errorCharge(t, k, h, true, 1);
-            double aUp = a * (1 + slack);
-            double bDown = bLow * (1 - slack);
-            double lk = k * h;
-            double left = base + aUp + err - eh * bDown;
-            if (left > delta) {
-                double v = base + aUp + err - delta;
-                double eps = bDown > 0 ? lk + Math.log(v / bDown) : lk;
-                eps = Math.min(eps, lk);
-                eps = Math.max(eps, lk - h);
-                eps += 4 * Pmf.U * (Math.abs(eps) + 1);
-                double share = (err + t.tailAbove) / delta;
-                return new double[] {eps, share};
-            }
-        }
-        return new double[] {t.ka * h - h, 1};
+        return scan(t, delta, true);
     }
 
     /**
@@ -660,9 +629,17 @@ final class Composition {
      * ε of the measure), or 0 if δ_lower never exceeds δ there.
      */
     double epsilonLower(Tilt t, double delta) {
-        double base = infinityMass(-1);
+        return scan(t, delta, false)[0];
+    }
+
+    /**
+     * The segment scan shared by both modes. Upper: A rounded up, B down, charges added; lower: A down,
+     * B up, charges subtracted (on each segment at their values at its left end, their largest).
+     */
+    private double[] scan(Tilt t, double delta, boolean up) {
+        double base = up ? infinityMass(1) + t.tailAbove : infinityMass(-1);
         if (base > delta) {
-            return Double.POSITIVE_INFINITY;
+            return new double[] {Double.POSITIVE_INFINITY, 1};
         }
         double eh = Math.exp(-h);
         double a = 0;
@@ -671,25 +648,22 @@ final class Composition {
         double slack = 4 * Pmf.U * (len + 4);
         for (int w = len - 1; w >= 0; w--) {
             long k = t.ka + w;
-            double f = bin(t, w, h, false);
+            double f = bin(t, w, h, up);
             a += f;
-            b = b * eh + f;
+            b = up ? b * eh * (1 - 2 * Pmf.U) + f * (1 - 4 * Pmf.U) : b * eh + f;
             double lk = k * h;
-            // on [l_{k−1}, l_k) the charges are at most their values at the segment's left end
-            double err = errorCharge(t, k, h, true, 2) + aliasCharge(t, lk - h);
-            double aDown = a * (1 - slack);
-            double bUp = b * (1 + slack);
-            double left = base + aDown - err - eh * bUp;
-            if (left > delta) {
-                double v = base + aDown - err - delta;
-                double eps = lk + Math.log(v / bUp);
-                eps = Math.min(eps, lk);
-                eps = Math.max(eps, lk - h);
-                eps -= 4 * Pmf.U * (Math.abs(eps) + 1);
-                return Math.max(0, eps);
+            double err = up ? errorCharge(t, k, h, true, 1) : errorCharge(t, k, h, true, 2) + aliasCharge(t, lk - h);
+            double aS = up ? a * (1 + slack) : a * (1 - slack);
+            double bS = up ? b * (1 - slack) : b * (1 + slack);
+            double c = base + aS + (up ? err : -err);
+            if (c - eh * bS > delta) {
+                double eps = bS > 0 ? lk + Math.log((c - delta) / bS) : lk;
+                eps = Math.max(Math.min(eps, lk), lk - h);
+                eps += (up ? 4 : -4) * Pmf.U * (Math.abs(eps) + 1);
+                return new double[] {up ? eps : Math.max(0, eps), (err + t.tailAbove) / delta};
             }
         }
-        return 0;
+        return new double[] {up ? t.ka * h - h : 0, 1};
     }
 
     // ------------------------------------------------------------------ queries

@@ -1,7 +1,7 @@
 package org.dpopt.accounting.pld;
 
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jtransforms.fft.DoubleFFT_1D;
 
 /**
@@ -19,7 +19,8 @@ final class Fft {
     private Fft() {
     }
 
-    private static final Map<Integer, DoubleFFT_1D> PLANS = new ConcurrentHashMap<>();
+    /** Plans per thread: a plan's tables are read-only, but plans are not documented as thread-safe. */
+    private static final ThreadLocal<Map<Integer, DoubleFFT_1D>> PLANS = ThreadLocal.withInitial(HashMap::new);
 
     static {
         // one thread: JTransforms' thread pool costs more than it saves at the sizes used here (and
@@ -31,7 +32,7 @@ final class Fft {
     private static final int CACHE_LIMIT = 1 << 20;
 
     static DoubleFFT_1D plan(int n) {
-        return n <= CACHE_LIMIT ? PLANS.computeIfAbsent(n, DoubleFFT_1D::new) : new DoubleFFT_1D(n);
+        return n <= CACHE_LIMIT ? PLANS.get().computeIfAbsent(n, DoubleFFT_1D::new) : new DoubleFFT_1D(n);
     }
 
     static int nextPowerOfTwo(long n) {
