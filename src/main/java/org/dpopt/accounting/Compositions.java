@@ -23,7 +23,7 @@ final class Compositions {
      * Visits the leaves of {@code e} repeated {@code count} times: NoOps are skipped, the parts of a
      * {@link ComposedEvent} are visited in order, a {@link SelfComposedEvent} multiplies the count
      * ({@link ArithmeticException} on overflow); every other event is a leaf for the visitor to
-     * accept or refuse.
+     * accept or refuse. A total count above {@link Long#MAX_VALUE} is refused (IllegalArgumentException).
      */
     static void forEachLeaf(DpEvent e, long count, LeafVisitor visitor) {
         if (e instanceof NoOpEvent) {
@@ -36,7 +36,7 @@ final class Compositions {
             return;
         }
         if (e instanceof SelfComposedEvent s) {
-            forEachLeaf(s.event(), Math.multiplyExact(count, s.count()), visitor);
+            forEachLeaf(s.event(), DpEvents.multiplyCounts(count, s.count()), visitor);
             return;
         }
         visitor.leaf(e, count);

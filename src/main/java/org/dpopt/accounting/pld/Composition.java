@@ -71,23 +71,30 @@ final class Composition {
     double infinityMass(int direction) {
         boolean up = direction > 0;
         boolean down = direction < 0;
-        if (emptyFinite()) {
-            double s = 0;
-            for (int i = 0; i < pmfs.length; i++) {
-                Pmf p = pmfs[i];
-                s += counts[i] * Math.log((up ? p.massUp : down ? p.massDown : p.mass) + p.inf);
-            }
-            return Math.min(1, Math.exp(s) * (up ? 1 + 1e-9 : down ? 1 - 1e-9 : 1));
-        }
-        double x = 0;
-        double logB = 0;
+        // U = A·(1 − Π (1 − r_i)^{T_i}) with A = Π (m_i + u_i)^{T_i} and r_i = u_i/(m_i + u_i): no
+        // cancellation, and no mass slack raised to the power T (which for T ~ 1e18 would overflow)
+        double logA = 0;
+        double logKeep = 0;
+        boolean anyInf = false;
         for (int i = 0; i < pmfs.length; i++) {
             Pmf p = pmfs[i];
-            x += counts[i] * Math.log1p(p.inf / (up ? p.massDown : down ? p.massUp : p.mass));
-            logB += counts[i] * Math.log(up ? p.massUp : down ? p.massDown : p.mass);
+            boolean empty = p.emptyFinite();
+            double m = empty ? 0 : up ? p.massUp : down ? p.massDown : p.mass;
+            double mr = empty ? 0 : up ? p.massDown : down ? p.massUp : p.mass; // the safe side for r
+            logA += counts[i] * Math.log(m + p.inf);
+            if (p.inf > 0) {
+                anyInf = true;
+                logKeep += counts[i] * Math.log1p(-Math.min(1, p.inf / (mr + p.inf)));
+            }
         }
-        double v = Math.exp(logB) * Math.expm1(x);
-        double rel = 16 * Pmf.U * (Math.abs(x) + Math.abs(logB) + 4) + 1e-12;
+        if (!anyInf) {
+            return 0;
+        }
+        double v = Math.exp(logA) * -Math.expm1(logKeep);
+        if (Double.isNaN(v)) {
+            return up ? 1 : 0;
+        }
+        double rel = 16 * Pmf.U * (Math.abs(logA) + Math.abs(logKeep) + 4) + 1e-12;
         return Math.min(1, Math.max(0, up ? v * (1 + rel) : down ? v * (1 - rel) : v));
     }
 

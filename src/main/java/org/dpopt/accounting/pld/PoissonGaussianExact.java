@@ -89,28 +89,43 @@ public final class PoissonGaussianExact {
         return best;
     }
 
+    /**
+     * The probabilities of the threshold tests at c, each accurate in relative terms (no complement
+     * is formed by subtraction): {Φ̄(c/z), A(c), ln(1 − Φ̄(c/z)), ln(1 − A(c))} with
+     * A(c) = (1 − q)Φ̄(c/z) + qΦ̄((c − 1)/z).
+     */
+    private static double[] tests(double q, double z, double c) {
+        double upQ = NormalTail.upper(c / z);
+        double upP = (1 - q) * upQ + q * NormalTail.upper((c - 1) / z);
+        double lowQ = NormalTail.lower(c / z);
+        double lowP = (1 - q) * lowQ + q * NormalTail.lower((c - 1) / z);
+        double logLowQ = upQ < 0.5 ? Math.log1p(-upQ) : Math.log(lowQ);
+        double logLowP = upP < 0.5 ? Math.log1p(-upP) : Math.log(lowP);
+        return new double[] {upQ, upP, logLowQ, logLowP};
+    }
+
     /** max over the two directions of log((P(E) − δ)/Q(E)) at threshold c (0 if P(E) ≤ δ). */
     private static double maxStatBound(double q, double z, long t, double delta, double c) {
-        double tailQ = NormalTail.upper(c / z);
-        double tailP = (1 - q) * tailQ + q * NormalTail.upper((c - 1) / z);
-        if (!(tailP >= 1e-290)) {
-            return 0; // P(E) would not exceed any δ we can represent safely
-        }
+        double[] v = tests(q, z, c);
+        double tailQ = v[0];
+        double tailP = v[1];
+        double xQ = t * v[2]; // log of Φ(c/z)^T
+        double xP = t * v[3]; // log of (1 − A)^T
         double best = 0;
-        double xP = t * Math.log1p(-tailP); // log of (1 − A)^T
-        double xQ = t * Math.log1p(-tailQ);
-        // the tails carry relative error ≤ REL, so x carries ≤ REL·|x| (+ rounding); −expm1(x) then has
-        // relative error ≤ 2·REL, exp(x) ≤ REL·(|x| + 2)
+        // every tail and log carries relative error ≤ REL; x = T·log(·) then carries ≤ REL·|x| (+ rounding),
+        // so −expm1(x) has relative error ≤ 2·REL and exp(x) ≤ REL·(|x| + 2)
         double rP = REL * (Math.abs(xP) + 2);
         double rQ = REL * (Math.abs(xQ) + 2);
-        // remove: E = {max > c}; Q(E) = 1 − (1 − Φ̄(c/z))^T ≤ T·Φ̄(c/z), used in log space when tiny
-        double pe = -Math.expm1(xP) * (1 - 2 * REL);
-        double logQe = tailQ >= 1e-200 ? Math.log(-Math.expm1(xQ) * (1 + 2 * REL))
-                : Math.log((double) t) + logUpperTail(c / z, true);
-        if (pe > delta) {
-            best = Math.max(best, Math.log(pe - delta) - logQe - 4 * Pmf.U * (Math.abs(logQe) + 1));
+        // remove: E = {max > c}; Q(E) = 1 − Φ(c/z)^T ≤ T·Φ̄(c/z), used in log space when tiny
+        if (tailP >= 1e-290) {
+            double pe = -Math.expm1(xP) * (1 - 2 * REL);
+            double logQe = tailQ >= 1e-200 ? Math.log(-Math.expm1(xQ) * (1 + 2 * REL))
+                    : Math.log((double) t) + logUpperTail(c / z, true);
+            if (pe > delta) {
+                best = Math.max(best, Math.log(pe - delta) - logQe - 4 * Pmf.U * (Math.abs(logQe) + 1));
+            }
         }
-        // add: E = {max ≤ c} under P' = no record, Q' = with record
+        // add: E = {max ≤ c} under P' = no record (Φ(c/z)^T), Q' = with record ((1 − A)^T)
         if (rP < 0.5 && rQ < 0.5) {
             double pa = Math.exp(xQ) * (1 - rQ);
             double qa = Math.exp(xP) * (1 + rP);
@@ -145,19 +160,19 @@ public final class PoissonGaussianExact {
     }
 
     private static double maxStatDelta(double q, double z, long t, double epsilon, double c) {
-        double tailQ = NormalTail.upper(c / z);
-        double tailP = (1 - q) * tailQ + q * NormalTail.upper((c - 1) / z);
-        if (!(tailP >= 1e-290)) {
-            return 0;
-        }
-        double xP = t * Math.log1p(-tailP);
-        double xQ = t * Math.log1p(-tailQ);
+        double[] v = tests(q, z, c);
+        double tailQ = v[0];
+        double tailP = v[1];
+        double xQ = t * v[2];
+        double xP = t * v[3];
         double best = 0;
-        double pe = -Math.expm1(xP) * (1 - 2 * REL);
-        double logQe = tailQ >= 1e-200 ? Math.log(-Math.expm1(xQ) * (1 + 2 * REL))
-                : Math.log((double) t) + logUpperTail(c / z, true);
-        double sub = epsilon + logQe + 4 * Pmf.U * (Math.abs(epsilon + logQe) + 1);
-        best = Math.max(best, pe - (sub < -740 ? Double.MIN_NORMAL : Math.exp(sub)));
+        if (tailP >= 1e-290) {
+            double pe = -Math.expm1(xP) * (1 - 2 * REL);
+            double logQe = tailQ >= 1e-200 ? Math.log(-Math.expm1(xQ) * (1 + 2 * REL))
+                    : Math.log((double) t) + logUpperTail(c / z, true);
+            double sub = epsilon + logQe + 4 * Pmf.U * (Math.abs(epsilon + logQe) + 1);
+            best = Math.max(best, pe - (sub < -740 ? Double.MIN_NORMAL : Math.exp(sub)));
+        }
         double rP = REL * (Math.abs(xP) + 2);
         double rQ = REL * (Math.abs(xQ) + 2);
         if (rP < 0.5 && rQ < 0.5) {
@@ -204,11 +219,16 @@ public final class PoissonGaussianExact {
     public static double singleStepEpsilon(double q, double z, double delta, boolean upper) {
         check(q, z, 1);
         Checks.delta("delta", delta);
-        if (!(singleStepDelta(q, z, 0, upper) > delta)) {
+        // a NaN curve value (never expected) counts as exceeding δ for the upper bound, never for the lower
+        java.util.function.DoubleUnaryOperator above = e -> {
+            double d = singleStepDelta(q, z, e, upper);
+            return Double.isNaN(d) ? (upper ? 1 : 0) : d;
+        };
+        if (!(above.applyAsDouble(0) > delta)) {
             return 0;
         }
         double hi = 1;
-        while (singleStepDelta(q, z, hi, upper) > delta) {
+        while (above.applyAsDouble(hi) > delta) {
             hi *= 2;
             if (hi > 1e300) {
                 return upper ? Double.POSITIVE_INFINITY : hi / 2;
@@ -217,7 +237,7 @@ public final class PoissonGaussianExact {
         double lo = hi == 1 ? 0 : hi / 2;
         for (int it = 0; it < 200 && hi - lo > 1e-13 * Math.max(1, hi); it++) {
             double mid = 0.5 * (lo + hi);
-            if (singleStepDelta(q, z, mid, upper) > delta) {
+            if (above.applyAsDouble(mid) > delta) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -288,6 +308,9 @@ public final class PoissonGaussianExact {
         double l1 = logQ - 0.5 * u1 * u1;
         double l0 = epsilon - 0.5 * u0 * u0;
         double mx = Math.max(l1, l0);
+        if (mx == Double.NEGATIVE_INFINITY) {
+            return 0; // both densities underflow to 0 at the threshold
+        }
         double l = Math.log(dx) + mx + Math.log1p(Math.exp(Math.min(l1, l0) - mx)) - Math.log(z) - 0.5 * Math.log(2 * Math.PI);
         return l > 0 ? 1 : Math.exp(l) * 1.01;
     }

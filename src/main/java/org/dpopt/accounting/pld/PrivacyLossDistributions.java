@@ -228,17 +228,28 @@ public final class PrivacyLossDistributions {
         return PrivacyLossDistribution.of(h, kLo + lo, kept, inf, rounding.isPessimistic());
     }
 
+    private static void requireFinite(double center, double scale) {
+        if (!Double.isFinite(center) || !(scale > 0) || Double.isInfinite(scale)) {
+            throw new PldGridTooLargeException("PLD loss model must have a finite centre and scale but had " + center
+                    + " and " + scale);
+        }
+    }
+
     private static double findHigh(LossModel m) {
         if (m.supportHigh() < Double.POSITIVE_INFINITY) {
             return m.supportHigh();
         }
         double step = m.scale();
         double prev = m.center();
+        requireFinite(prev, step);
         double l = prev + step;
-        while (m.upperP(l) > CONSTRUCTION_TAIL) {
+        for (int it = 0; m.upperP(l) > CONSTRUCTION_TAIL; it++) {
             prev = l;
             step *= 2;
             l = m.center() + step;
+            if (it > 1100 || !Double.isFinite(l)) {
+                throw new PldGridTooLargeException("PLD loss range must be finite but its upper tail does not end");
+            }
         }
         double lo = prev;
         double hi = l;
@@ -256,11 +267,15 @@ public final class PrivacyLossDistributions {
     private static double findLow(LossModel m) {
         double step = m.scale();
         double prev = m.center();
+        requireFinite(prev, step);
         double l = prev - step;
-        while (l > m.supportLow() && m.lowerP(l) > CONSTRUCTION_TAIL) {
+        for (int it = 0; l > m.supportLow() && m.lowerP(l) > CONSTRUCTION_TAIL; it++) {
             prev = l;
             step *= 2;
             l = m.center() - step;
+            if (it > 1100 || !Double.isFinite(l)) {
+                throw new PldGridTooLargeException("PLD loss range must be finite but its lower tail does not end");
+            }
         }
         if (l <= m.supportLow()) {
             return m.supportLow();
