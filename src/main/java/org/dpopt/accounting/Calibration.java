@@ -13,8 +13,10 @@ import org.dpopt.linalg.Checks;
  * been checked to satisfy {@code accountant.epsilon(event, δ) ≤ ε}. When no parameter in the search
  * range meets the budget, an {@link IllegalArgumentException} says so.
  *
- * <p><b>Noise multiplier.</b> ε(z) is only assumed to be non-increasing in z up to numerical noise;
- * nothing relies on it beyond the bracket. The search (1) brackets z with the Rényi-DP accountant at
+ * <p><b>Noise multiplier.</b> For accountants whose evaluations are cheap (RDP, composition
+ * theorems, closed forms) the search is doubling plus bisection. For the PLD accountant, whose
+ * evaluations cost FFTs, ε(z) is only assumed to be non-increasing in z up to numerical noise and
+ * nothing relies on it beyond the bracket: the search (1) brackets z with the Rényi-DP accountant at
  * integer orders where it supports the event (microseconds per evaluation; its ε is at least the PLD
  * accountant's, so the RDP-calibrated z already meets the budget under PLD), (2) steps towards the budget by
  * Newton's method in (log z, log margin) with the slope taken from RDP, and (3) closes the bracket by
@@ -55,6 +57,10 @@ public final class Calibration {
         Checks.epsilon("epsilon", epsilon);
         Checks.delta("delta", delta);
         Checks.openUnit("relTol", relTol);
+        if (!(accountant instanceof PldAccountant)) {
+            // each evaluation costs microseconds: the plain bisection (kept bit-for-bit as before)
+            return bisectNoiseMultiplier(accountant, eventOf, epsilon, delta, relTol);
+        }
         DoubleUnaryOperator margin = marginOf(accountant, eventOf, epsilon, delta);
         // (1) a certified upper end: from RDP where it applies, else by doubling from 1
         double hi = rdpBracket(accountant, eventOf, epsilon, delta);
@@ -141,6 +147,42 @@ public final class Calibration {
             }
         }
         return verified(accountant, eventOf, epsilon, delta, Math.exp(b), relTol);
+    }
+
+    /**
+     * Doubling from z = 1, then bisection on [z/2, z] keeping ε(hi) ≤ target: the search for accountants
+     * whose evaluations are cheap (RDP, basic and advanced composition, ABLQ's closed forms).
+     */
+    private static double bisectNoiseMultiplier(PrivacyAccountant accountant, DoubleFunction<DpEvent> eventOf,
+            double epsilon, double delta, double relTol) {
+        double hi = 1.0;
+        int guard = 0;
+        while (!(accountant.epsilon(eventOf.apply(hi), delta) <= epsilon)) {
+            hi *= 2;
+            if (++guard > 40) {
+                throw new IllegalArgumentException("privacy budget must be reachable but was not: no noise "
+                        + "multiplier up to " + hi + " gives epsilon <= " + epsilon + " at delta = " + delta);
+            }
+        }
+        double lo = hi / 2;
+        guard = 0;
+        while (accountant.epsilon(eventOf.apply(lo), delta) <= epsilon) {
+            hi = lo;
+            lo /= 2;
+            if (++guard > 60) {
+                return hi; // essentially no noise needed
+            }
+        }
+        // invariant: eps(lo) > target, eps(hi) <= target
+        while (hi - lo > relTol * hi) {
+            double mid = 0.5 * (lo + hi);
+            if (accountant.epsilon(eventOf.apply(mid), delta) <= epsilon) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
     }
 
     /** The upper end after checking accountant.epsilon ≤ target there (stepping up by relTol if not). */
