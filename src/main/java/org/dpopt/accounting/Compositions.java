@@ -42,10 +42,13 @@ final class Compositions {
         visitor.leaf(e, count);
     }
 
-    /** max(0, max over the parts of {@code value}): a neighbour changes one part only. */
+    /**
+     * max(0, max over the parts of {@code value}): a neighbour changes one part only. Equal parts (equal
+     * events) are evaluated once.
+     */
     static double worstPart(ParallelComposedEvent par, ToDoubleFunction<DpEvent> value) {
         double worst = 0;
-        for (DpEvent part : par.events()) {
+        for (DpEvent part : new java.util.LinkedHashSet<>(par.events())) {
             worst = Math.max(worst, value.applyAsDouble(part));
         }
         return worst;

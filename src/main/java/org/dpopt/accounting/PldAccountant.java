@@ -186,7 +186,7 @@ public final class PldAccountant implements PrivacyAccountant {
         if (e instanceof ParallelComposedEvent par) {
             up = 0;
             low = 0;
-            for (DpEvent part : par.events()) {
+            for (DpEvent part : new java.util.LinkedHashSet<>(par.events())) { // equal parts: equal bounds
                 DpEvent p = DpEvents.normalize(part);
                 double u = upperEpsilon(p, delta, notes);
                 up = Math.max(up, u);
