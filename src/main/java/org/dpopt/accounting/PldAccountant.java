@@ -81,6 +81,36 @@ public final class PldAccountant implements PrivacyAccountant {
     private record LeafKey(DpEvent leaf, Direction direction, double grid, Rounding rounding) {
     }
 
+    /** Upper bounds already computed (pure functions of event and δ): calibration's verification and the
+     *  report at its result repeat the last evaluation of the search. */
+    private final Map<DpEvent, Upper> lastUpper = new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<DpEvent, Upper> e) {
+            return size() > 8;
+        }
+    };
+
+    private record Upper(double delta, double epsilon, List<String> notes) {
+    }
+
+    /** The guarded upper bound of a normalized event with its notes, memoized per (event, δ). */
+    private Upper upper(DpEvent e, double delta) {
+        synchronized (lastUpper) {
+            Upper hit = lastUpper.get(e);
+            if (hit != null && hit.delta() == delta) {
+                return hit;
+            }
+        }
+        List<String> notes = new ArrayList<>();
+        Upper u = new Upper(delta, upperEpsilon(e, delta, notes), List.copyOf(notes));
+        synchronized (lastUpper) {
+            lastUpper.put(e, u);
+        }
+        return u;
+    }
+
     /** Add/remove-one with h = 1e-4. */
     public PldAccountant() {
         this(DEFAULT_DISCRETIZATION, NeighboringRelation.ADD_OR_REMOVE_ONE);
@@ -152,7 +182,7 @@ public final class PldAccountant implements PrivacyAccountant {
     @Override
     public double epsilon(DpEvent event, double delta) {
         Checks.delta("delta", delta);
-        return upperEpsilon(prepare(event), delta, null);
+        return upper(prepare(event), delta).epsilon();
     }
 
     @Override
@@ -188,13 +218,16 @@ public final class PldAccountant implements PrivacyAccountant {
             low = 0;
             for (DpEvent part : new java.util.LinkedHashSet<>(par.events())) { // equal parts: equal bounds
                 DpEvent p = DpEvents.normalize(part);
-                double u = upperEpsilon(p, delta, notes);
-                up = Math.max(up, u);
-                low = Math.max(low, lowerEpsilon(p, delta, u, notes));
+                Upper u = upper(p, delta);
+                u.notes().forEach(n -> note(notes, n));
+                up = Math.max(up, u.epsilon());
+                low = Math.max(low, lowerEpsilon(p, delta, u.epsilon(), notes));
             }
             notes.add("parallel composition: worst part");
         } else {
-            up = upperEpsilon(e, delta, notes);
+            Upper u = upper(e, delta);
+            notes.addAll(u.notes());
+            up = u.epsilon();
             low = lowerEpsilon(e, delta, up, notes);
         }
         return new PrivacyReport(up, Math.min(low, up), delta, name(), relation, event, "upper", dedupe(notes));
