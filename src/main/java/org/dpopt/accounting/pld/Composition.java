@@ -518,7 +518,7 @@ final class Composition {
             }
         }
         double center = thetas.length > 0 && thetas[0] > 0 ? thetas[0] : 1;
-        double[] m = minimizeLog(th -> logMgf(th, 1) - th * top, Math.max(1e-9, center / 100), center * 100, 24);
+        double[] m = minimizeLog(th -> logMgf(th, 1) - th * top, Math.max(1e-9, center / 10), center * 10, 16);
         best = Math.min(best, m[1]);
         return Math.min(1, Math.exp(best));
     }
@@ -648,18 +648,46 @@ final class Composition {
         if (base > delta) {
             return new double[] {Double.POSITIVE_INFINITY, 1};
         }
+        int len = t.y.length;
         double eh = Math.exp(-h);
+        double stepUp = Math.exp(t.lambda * h); // g_{k−1} = g_k·e^{λh}
+        double sx = up ? t.xi : -t.xi;
+        // g_k = exp(logScale ± ξ − λ l_k), by a geometric recurrence resynchronized every SYNC bins; the
+        // relative error of g (exp's argument rounding, at most SYNC multiplications) is covered by rel
+        final int sync = 256;
+        double maxArg = Math.max(Math.abs(t.logScale + sx - t.lambda * (t.ka * h)),
+                Math.abs(t.logScale + sx - t.lambda * ((t.ka + len - 1) * h)));
+        double maxLam = t.lambda * Math.max(Math.abs(t.ka * h), Math.abs((t.ka + len - 1) * h));
+        double rel = Pmf.U * (3 * maxArg + 3 * maxLam + 2.0 * sync + 8);
+        double gUp = up ? 1 + rel : 1 - rel; // the direction bins are rounded in
+        double gErr = 1 + rel; // charges are always rounded up
+        // charges per unit g: the ℓ2 error (·2 in the lower mode, for the clamped negatives) and, lower
+        // mode only, the aliased mass at the segment's left end (its largest value on the segment)
+        double errPerG = (up ? 1 : 2) * t.e2 * Math.exp(t.logWeightNorm + (up ? 0 : 2 * t.xi)) * gErr;
+        double aliasPerG = up || t.alias == 0 ? 0
+                : t.alias * Math.exp(logChernoffConstant(t.lambda) + 2 * t.xi) * stepUp * gErr;
         double a = 0;
         double b = 0;
-        int len = t.y.length;
         double slack = 4 * Pmf.U * (len + 4);
+        double g = 0;
         for (int w = len - 1; w >= 0; w--) {
             long k = t.ka + w;
-            double f = bin(t, w, h, up);
+            double lk = k * h;
+            g = (len - 1 - w) % sync == 0 ? Math.exp(t.logScale + sx - t.lambda * lk) : g * stepUp;
+            double v = t.y[w];
+            double f = v > 0 ? v * g * gUp : 0;
+            if (up && f > 1) {
+                f = 1; // a bin's mass is at most 1
+            }
+            if (!(f >= 0)) {
+                f = up ? 1 : 0; // g overflowed: no information in this bin
+            }
             a += f;
             b = up ? b * eh * (1 - 2 * Pmf.U) + f * (1 - 4 * Pmf.U) : b * eh + f;
-            double lk = k * h;
-            double err = up ? errorCharge(t, k, h, true, 1) : errorCharge(t, k, h, true, 2) + aliasCharge(t, lk - h);
+            double err = g * (errPerG + aliasPerG);
+            if (Double.isNaN(err)) {
+                err = Double.POSITIVE_INFINITY;
+            }
             double aS = up ? a * (1 + slack) : a * (1 - slack);
             double bS = up ? b * (1 - slack) : b * (1 + slack);
             double c = base + aS + (up ? err : -err);
