@@ -229,28 +229,7 @@ public final class Calibration {
         RdpAccountant rdp = new RdpAccountant(RdpAccountant.integerOrders(), RdpAccountant.Conversion.IMPROVED,
                 acc.relation());
         try {
-            double hi = 1;
-            int guard = 0;
-            while (!(rdp.epsilon(eventOf.apply(hi), delta) <= epsilon)) {
-                hi *= 2;
-                if (++guard > 40) {
-                    return Double.NaN;
-                }
-            }
-            double lo = hi / 2;
-            while (lo > 1e-12 && rdp.epsilon(eventOf.apply(lo), delta) <= epsilon) {
-                hi = lo;
-                lo /= 2;
-            }
-            for (int it = 0; it < 60 && hi - lo > 1e-6 * hi; it++) {
-                double mid = 0.5 * (lo + hi);
-                if (rdp.epsilon(eventOf.apply(mid), delta) <= epsilon) {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                }
-            }
-            return hi;
+            return bisectNoiseMultiplier(rdp, eventOf, epsilon, delta, 1e-6);
         } catch (IllegalArgumentException e) { // unsupported by RDP (or outside its domain): no bracket
             return Double.NaN;
         }
