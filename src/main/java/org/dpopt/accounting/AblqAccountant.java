@@ -50,7 +50,11 @@ public final class AblqAccountant implements PrivacyAccountant {
     private final NeighboringRelation relation;
     private final PrivacyAccountant poisson;
     private final boolean usePld;
-    private final PoissonPldCurves curves = new PoissonPldCurves(PLD_DISCRETIZATION, PLD_LOWER_DISCRETIZATION);
+    /** Poisson upper bounds (connect-the-dots at h = 1e-3, both directions, guarded; see {@link PldAccountant}). */
+    private final PldAccountant pldUpper = new PldAccountant(PLD_DISCRETIZATION, NeighboringRelation.ADD_OR_REMOVE_ONE);
+    /** Poisson lower bounds (floor rounding at h = 1e-4, and exact test statistics). */
+    private final PldAccountant pldLower = new PldAccountant(PLD_LOWER_DISCRETIZATION,
+            NeighboringRelation.ADD_OR_REMOVE_ONE);
 
     /** Zero-out relation; PLD for T-fold Poisson-sampled Gaussians, RDP for other Poisson events. */
     public AblqAccountant() {
@@ -239,19 +243,11 @@ public final class AblqAccountant implements PrivacyAccountant {
     }
 
     private double poissonDelta(DpEvent e, double epsilon) {
-        double[] f = pldForm(e);
-        if (f == null) {
-            return poisson.delta(e, epsilon);
-        }
-        return curves.delta(f[0], f[1], (long) f[2], epsilon, true);
+        return pldForm(e) == null ? poisson.delta(e, epsilon) : pldUpper.delta(e, epsilon);
     }
 
     private double poissonEpsilon(DpEvent e, double delta) {
-        double[] f = pldForm(e);
-        if (f == null) {
-            return poisson.epsilon(e, delta);
-        }
-        return curves.epsilon(f[0], f[1], (long) f[2], delta);
+        return pldForm(e) == null ? poisson.epsilon(e, delta) : pldUpper.epsilon(e, delta);
     }
 
     /**
@@ -265,8 +261,7 @@ public final class AblqAccountant implements PrivacyAccountant {
         }
         Object c = classify(event);
         if (c instanceof DpEvent e && pldForm(e) != null) {
-            double[] f = pldForm(e);
-            return curves.delta(f[0], f[1], (long) f[2], epsilon, false);
+            return pldLower.deltaLower(e, epsilon);
         }
         if (!(c instanceof Fixed f)) {
             return Double.NaN;
@@ -289,6 +284,10 @@ public final class AblqAccountant implements PrivacyAccountant {
      */
     public double epsilonLower(DpEvent event, double delta) {
         Checks.delta("delta", delta);
+        Object c = classify(event);
+        if (c instanceof DpEvent e && pldForm(e) != null) {
+            return Math.min(pldLower.epsilonLower(e, delta), epsilon(event, delta));
+        }
         if (Double.isNaN(deltaLower(event, 0))) {
             return Double.NaN;
         }
@@ -328,9 +327,10 @@ public final class AblqAccountant implements PrivacyAccountant {
                             + "), exact");
                     break;
                 default:
-                    notes.add("shuffled batches (" + f.step().order() + "): epsilon is the deterministic-batch upper "
-                            + "bound; epsilon_lower is the OPTIMISTIC lower bound of Chua et al. 2024 (max statistic, "
-                            + "MoG(2) vs MoG(1)); the true epsilon lies in between; Poisson accounting does not apply");
+                    notes.add("shuffled batches (" + f.step().order() + "): the upper bound is the deterministic-batch "
+                            + "one (a shuffle is a mixture of fixed orders); the lower bound is the OPTIMISTIC one of Chua et "
+                            + "al. 2024 (max statistic, MoG(2) vs MoG(1)); the true epsilon lies in between; Poisson "
+                            + "accounting does not apply");
                     if (f.fullEpochs() * f.step().stepsPerEpoch() != f.count()) {
                         notes.add("partial epoch: the lower bound uses the " + f.fullEpochs() + " complete epochs");
                     }
@@ -343,8 +343,9 @@ public final class AblqAccountant implements PrivacyAccountant {
             }
         } else if (pldForm((DpEvent) c) != null) {
             lower = epsilonLower(event, delta);
-            notes.add("Poisson: PLD upper bound (connect-the-dots, h = " + PLD_DISCRETIZATION + ", both directions); "
-                    + "epsilon_lower from floor rounding (h = " + PLD_LOWER_DISCRETIZATION + ")");
+            notes.add("Poisson: PLD upper bound (connect-the-dots, h = " + PLD_DISCRETIZATION + ", both directions, "
+                    + "round-off charged, min with RDP); epsilon_lower from floor rounding (h = "
+                    + PLD_LOWER_DISCRETIZATION + ") and exact test statistics");
         } else {
             PrivacyReport r = poisson.report((DpEvent) c, delta);
             lower = r.epsilonLower();

@@ -32,6 +32,9 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
     private final NeighboringRelation relation;
     private final boolean optimal;
 
+    /** The exact Kairouz–Oh–Viswanath sum is O(k); beyond this k only the closed-form bounds are used. */
+    static final long OPTIMAL_MAX_K = 10_000_000L;
+
     /**
      * @param relation the relation the events' sensitivities refer to
      * @param optimal whether to also use the exact Kairouz–Oh–Viswanath bound for homogeneous events
@@ -97,7 +100,7 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
         if (left > 0) {
             best = Math.min(best, Math.sqrt(2 * Math.log(1 / left) * sum.eps2()) + sum.mean());
         }
-        if (optimal && homogeneous(ls)) {
+        if (optimal && homogeneous(ls) && sum.k() <= OPTIMAL_MAX_K) {
             best = Math.min(best, optimalEpsilon(sum.k(), ls.get(0)[0], ls.get(0)[1], delta, best));
         }
         return best;
@@ -146,7 +149,7 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
             double t = epsilon - sum.mean();
             best = Math.min(best, sum.delta() + Math.exp(-t * t / (2 * sum.eps2())));
         }
-        if (optimal && !ls.isEmpty() && homogeneous(ls)) {
+        if (optimal && !ls.isEmpty() && homogeneous(ls) && sum.k() <= OPTIMAL_MAX_K) {
             best = Math.min(best, optimalDelta(sum.k(), ls.get(0)[0], ls.get(0)[1], epsilon));
         }
         return Math.min(1, best);
@@ -167,6 +170,9 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
      */
     public static double optimalDelta(long k, double eps0, double delta0, double epsilon) {
         Checks.atLeastOne("k", k);
+        if (k > OPTIMAL_MAX_K) {
+            throw Checks.fail("k", "at most " + OPTIMAL_MAX_K + " for the exact O(k) sum", k);
+        }
         Checks.positive("eps0", eps0);
         if (!(delta0 >= 0 && delta0 < 1)) {
             throw Checks.fail("delta0", "in [0, 1)", delta0);

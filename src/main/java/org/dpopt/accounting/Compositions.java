@@ -23,7 +23,7 @@ final class Compositions {
      * Visits the leaves of {@code e} repeated {@code count} times: NoOps are skipped, the parts of a
      * {@link ComposedEvent} are visited in order, a {@link SelfComposedEvent} multiplies the count
      * ({@link ArithmeticException} on overflow); every other event is a leaf for the visitor to
-     * accept or refuse.
+     * accept or refuse. A total count above {@link Long#MAX_VALUE} is refused (IllegalArgumentException).
      */
     static void forEachLeaf(DpEvent e, long count, LeafVisitor visitor) {
         if (e instanceof NoOpEvent) {
@@ -36,16 +36,19 @@ final class Compositions {
             return;
         }
         if (e instanceof SelfComposedEvent s) {
-            forEachLeaf(s.event(), Math.multiplyExact(count, s.count()), visitor);
+            forEachLeaf(s.event(), DpEvents.multiplyCounts(count, s.count()), visitor);
             return;
         }
         visitor.leaf(e, count);
     }
 
-    /** max(0, max over the parts of {@code value}): a neighbour changes one part only. */
+    /**
+     * max(0, max over the parts of {@code value}): a neighbour changes one part only. Equal parts (equal
+     * events) are evaluated once.
+     */
     static double worstPart(ParallelComposedEvent par, ToDoubleFunction<DpEvent> value) {
         double worst = 0;
-        for (DpEvent part : par.events()) {
+        for (DpEvent part : new java.util.LinkedHashSet<>(par.events())) {
             worst = Math.max(worst, value.applyAsDouble(part));
         }
         return worst;

@@ -25,7 +25,7 @@ public final class DpEvents {
             DpEvent l = leaves.get(k);
             long m = counts.get(k);
             if (cur != null && cur.equals(l)) {
-                c = Math.addExact(c, m);
+                c = addCounts(c, m);
             } else {
                 if (cur != null) {
                     out.add(c == 1 ? cur : new SelfComposedEvent(cur, c));
@@ -41,6 +41,23 @@ public final class DpEvents {
             return NoOpEvent.INSTANCE;
         }
         return out.size() == 1 ? out.get(0) : new ComposedEvent(out);
+    }
+
+    /** count × count for compositions; an overflow of long is refused with IllegalArgumentException. */
+    static long multiplyCounts(long a, long b) {
+        try {
+            return Math.multiplyExact(a, b);
+        } catch (ArithmeticException e) {
+            throw org.dpopt.linalg.Checks.fail("total composition count", "at most " + Long.MAX_VALUE, a + " x " + b);
+        }
+    }
+
+    private static long addCounts(long a, long b) {
+        try {
+            return Math.addExact(a, b);
+        } catch (ArithmeticException e) {
+            throw org.dpopt.linalg.Checks.fail("total composition count", "at most " + Long.MAX_VALUE, a + " + " + b);
+        }
     }
 
     private static void flatten(DpEvent e, long mult, List<DpEvent> leaves, List<Long> counts) {
@@ -63,7 +80,7 @@ public final class DpEvents {
             return;
         }
         if (e instanceof SelfComposedEvent s) {
-            flatten(s.event(), Math.multiplyExact(mult, s.count()), leaves, counts);
+            flatten(s.event(), multiplyCounts(mult, s.count()), leaves, counts);
             return;
         }
         if (e instanceof ParallelComposedEvent par) {

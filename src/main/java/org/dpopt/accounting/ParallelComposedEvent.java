@@ -12,7 +12,7 @@ import org.dpopt.linalg.Checks;
  * <p>Sound under replace-one with any data-independent partition. Under add/remove-one the partition
  * must assign each record to a part independently of the other records (e.g. by a seeded random
  * label): splitting by position is <em>not</em> safe there, since removing a record shifts every
- * later part (ALGORITHMS.md §1.4).
+ * later part.
  *
  * @param events the per-part events (at least one)
  */

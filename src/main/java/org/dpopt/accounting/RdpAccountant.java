@@ -33,8 +33,13 @@ public final class RdpAccountant implements PrivacyAccountant {
         CLASSIC
     }
 
-    /** dp_accounting's default order grid: 1.1, 1.2, …, 10.9, 11, …, 63, 128, 256, 512, 1024. */
-    public static final double[] DEFAULT_ORDERS = defaultOrders();
+    /**
+     * dp_accounting's default order grid: 1.1, 1.2, …, 10.9, 11, …, 63, 128, 256, 512, 1024
+     * (unmodifiable; {@link #defaultOrders()} gives it as a fresh array).
+     */
+    public static final List<Double> DEFAULT_ORDERS = List.copyOf(boxed(buildDefaultOrders()));
+
+    private static final double[] DEFAULT_ORDER_ARRAY = buildDefaultOrders();
 
     private final double[] orders;
     private final Conversion conversion;
@@ -42,7 +47,16 @@ public final class RdpAccountant implements PrivacyAccountant {
 
     /** Add/remove-one, default orders, improved conversion. */
     public RdpAccountant() {
-        this(DEFAULT_ORDERS, Conversion.IMPROVED, NeighboringRelation.ADD_OR_REMOVE_ONE);
+        this(DEFAULT_ORDER_ARRAY, Conversion.IMPROVED, NeighboringRelation.ADD_OR_REMOVE_ONE);
+    }
+
+    /**
+     * @param orders RDP orders α &gt; 1 (copied and sorted), e.g. {@link #DEFAULT_ORDERS}
+     * @param conversion RDP → DP conversion
+     * @param relation neighbouring relation
+     */
+    public RdpAccountant(List<Double> orders, Conversion conversion, NeighboringRelation relation) {
+        this(unboxed(Checks.notNull("orders", orders)), conversion, relation);
     }
 
     /**
@@ -66,7 +80,42 @@ public final class RdpAccountant implements PrivacyAccountant {
         this.relation = Checks.notNull("relation", relation);
     }
 
-    private static double[] defaultOrders() {
+    /**
+     * The integer orders of the default grid (2, 3, …, 63, 128, 256, 512, 1024) as a fresh array: the
+     * subsampled-Gaussian RDP is then an exact finite sum at every order (no quadrature), which makes
+     * an accountant on these orders a cheap valid upper bound (used as a standing guard and to bracket
+     * calibration); the fractional orders only tighten it.
+     */
+    public static double[] integerOrders() {
+        return java.util.Arrays.stream(DEFAULT_ORDER_ARRAY).filter(a -> a == Math.rint(a)).toArray();
+    }
+
+    /** The default order grid ({@link #DEFAULT_ORDERS}) as a fresh array. */
+    public static double[] defaultOrders() {
+        return DEFAULT_ORDER_ARRAY.clone();
+    }
+
+    private static List<Double> boxed(double[] a) {
+        List<Double> out = new ArrayList<>(a.length);
+        for (double v : a) {
+            out.add(v);
+        }
+        return out;
+    }
+
+    private static double[] unboxed(List<Double> l) {
+        double[] out = new double[l.size()];
+        for (int i = 0; i < out.length; i++) {
+            Double v = l.get(i);
+            if (v == null) {
+                throw Checks.fail("RDP order", "non-null", "null");
+            }
+            out[i] = v;
+        }
+        return out;
+    }
+
+    private static double[] buildDefaultOrders() {
         List<Double> o = new ArrayList<>();
         for (int x = 1; x < 100; x++) {
             o.add(1 + x / 10.0);
@@ -174,7 +223,7 @@ public final class RdpAccountant implements PrivacyAccountant {
         if (e instanceof PoissonSampledEvent p) {
             if (relation != NeighboringRelation.ADD_OR_REMOVE_ONE) {
                 throw new UnsupportedEventException(e, name(), "Poisson subsampling is only accounted "
-                        + "under ADD_OR_REMOVE_ONE (see ALGORITHMS.md §5.0 for replace-one)");
+                        + "under ADD_OR_REMOVE_ONE (for replace-one account under add/remove and apply group privacy)");
             }
             if (!(p.event() instanceof GaussianEvent g)) {
                 throw new UnsupportedEventException(p.event(), name(),
@@ -206,8 +255,22 @@ public final class RdpAccountant implements PrivacyAccountant {
         if (q == 1.0) {
             return alpha / (2 * z * z);
         }
-        double logA = alpha == Math.rint(alpha) ? logAInteger(q, z, (long) alpha) : logAFractional(q, z, alpha);
-        return Math.max(0, logA / (alpha - 1));
+        if (alpha == Math.rint(alpha) || !Quadrature.feasible(z, alpha)) {
+            return integerOrderBound(q, z, alpha);
+        }
+        return Math.max(0, logAFractional(q, z, alpha) / (alpha - 1));
+    }
+
+    /**
+     * The exact RDP at an integer order, or at a fractional order α the exact RDP at ⌈α⌉ — an upper
+     * bound, since the Rényi divergence is non-decreasing in its order (van Erven and Harremoës,
+     * "Rényi divergence and Kullback–Leibler divergence", IEEE Trans. Inf. Theory 2014, Thm. 3). Used
+     * where the quadrature grid for a fractional order would be too fine (tiny noise multipliers).
+     */
+    static double integerOrderBound(double q, double z, double alpha) {
+        long a = (long) Math.ceil(alpha);
+        double logA = logAInteger(q, z, a);
+        return logA == Double.POSITIVE_INFINITY ? Double.POSITIVE_INFINITY : Math.max(0, logA / (a - 1));
     }
 
     /**
@@ -229,11 +292,10 @@ public final class RdpAccountant implements PrivacyAccountant {
                 maxFrac = Math.max(maxFrac, a);
             }
         }
-        Quadrature quad = maxFrac > 0 ? new Quadrature(q, z, maxFrac) : null;
+        Quadrature quad = maxFrac > 0 && Quadrature.feasible(z, maxFrac) ? new Quadrature(q, z, maxFrac) : null;
         for (int k = 0; k < alphas.length; k++) {
             double a = alphas[k];
-            double logA = a == Math.rint(a) ? logAInteger(q, z, (long) a) : quad.logA(a);
-            out[k] = Math.max(0, logA / (a - 1));
+            out[k] = a == Math.rint(a) || quad == null ? integerOrderBound(q, z, a) : Math.max(0, quad.logA(a) / (a - 1));
         }
         return out;
     }
@@ -251,6 +313,9 @@ public final class RdpAccountant implements PrivacyAccountant {
             }
             t[(int) k] = logBinom + k * logQ + (alpha - k) * log1mQ + (k * (double) k - k) / (2 * z * z);
             max = Math.max(max, t[(int) k]);
+        }
+        if (max == Double.POSITIVE_INFINITY || Double.isNaN(max)) {
+            return Double.POSITIVE_INFINITY; // exp((k² − k)/(2z²)) overflows even the log scale: no finite bound
         }
         double sum = 0;
         for (double v : t) {
@@ -289,6 +354,15 @@ public final class RdpAccountant implements PrivacyAccountant {
         private final double[] base;
         private final double[] inner;
         private final double logH;
+
+        /** Most quadrature nodes used; beyond, fractional orders are bounded by the next integer order. */
+        static final int MAX_NODES = 2_000_000;
+
+        static boolean feasible(double z, double maxAlpha) {
+            double h = Math.min(0.4 * z * z, 0.5 * z);
+            double nodes = (maxAlpha + 32 * z) / h;
+            return nodes < MAX_NODES;
+        }
 
         Quadrature(double q, double z, double maxAlpha) {
             double h = Math.min(0.4 * z * z, 0.5 * z);
@@ -365,7 +439,9 @@ public final class RdpAccountant implements PrivacyAccountant {
             }
         }
         if (bestK < 0) {
-            return new EpsilonAtOrder(Double.POSITIVE_INFINITY, Double.NaN, false);
+            // no order gives a finite bound (e.g. a non-private part, or a noise multiplier so small that
+            // the RDP overflows): ε = ∞ is the (valid) answer; the order reported is the first one
+            return new EpsilonAtOrder(Double.POSITIVE_INFINITY, orders[0], false);
         }
         boolean edge = bestK == 0 || bestK == orders.length - 1;
         return new EpsilonAtOrder(Math.max(0, best), orders[bestK], edge);
@@ -394,9 +470,23 @@ public final class RdpAccountant implements PrivacyAccountant {
             } else {
                 logDelta = (a - 1) * (r[k] - epsilon);
             }
-            best = Math.min(best, Math.exp(logDelta));
+            if (!Double.isNaN(logDelta)) {
+                best = Math.min(best, Math.exp(logDelta));
+            }
+        }
+        if (epsilon == Double.POSITIVE_INFINITY && !anyInfinite(r)) {
+            return 0; // finite Rényi divergence: the likelihood ratio is finite almost surely
         }
         return best;
+    }
+
+    private static boolean anyInfinite(double[] r) {
+        for (double v : r) {
+            if (!(v < Double.POSITIVE_INFINITY)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean allZero(double[] r) {
@@ -412,7 +502,11 @@ public final class RdpAccountant implements PrivacyAccountant {
     public PrivacyReport report(DpEvent event, double delta) {
         EpsilonAtOrder e = epsilonWithOrder(event, delta);
         List<String> notes = new ArrayList<>();
-        notes.add("optimal RDP order " + e.order());
+        if (Double.isInfinite(e.epsilon())) {
+            notes.add("no finite RDP bound at any order");
+        } else {
+            notes.add("optimal RDP order " + e.order());
+        }
         if (e.atGridEdge()) {
             notes.add("WARNING: optimal RDP order " + e.order()
                     + " is at the edge of the order grid; epsilon may be loose - extend the grid");

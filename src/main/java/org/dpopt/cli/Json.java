@@ -3,12 +3,23 @@ package org.dpopt.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * One JSON object per command (Jackson), keys in insertion order. Non-finite numbers are never written
- * as strings: {@link #finiteOrNull} maps them to {@code null}, and {@link #putEpsilon} adds a
- * documented {@code <key>_infinite: true} field when ε = ∞ (a release with no guarantee).
+ * One JSON object per command (Jackson), keys in insertion order (callers build
+ * {@link LinkedHashMap}s, so the order is fixed by the code, never by hashing).
+ *
+ * <p><b>Non-finite numbers</b> are never written as strings. A double value v under key k becomes
+ * <ul>
+ *   <li>v = +∞: {@code "k": null, "k_infinite": true} (e.g. ε of a non-private release);</li>
+ *   <li>v = −∞: {@code "k": null, "k_infinite": "negative"};</li>
+ *   <li>v = NaN (a quantity the method does not provide): {@code "k": null, "k_unavailable": true}.</li>
+ * </ul>
+ * The extra key directly follows k. The same rule applies inside nested objects; inside arrays a
+ * non-finite element is written as {@code null}.
  */
 final class Json {
     private static final ObjectMapper MAPPER = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
@@ -29,29 +40,59 @@ final class Json {
         }
     }
 
-    static String write(Map<String, Object> m) {
+    static String write(Map<String, ?> m) {
         try {
-            return MAPPER.writeValueAsString(sanitize(m));
+            return MAPPER.writeValueAsString(safe(m));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private static Object sanitize(Object v) {
-        if (v instanceof Double d) {
-            return Double.isFinite(d) ? d : null;
+    /** The error object of the CLI contract: {"error": line, "parameter": name or null}. */
+    static String error(String line, String parameter) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("error", line);
+        m.put("parameter", parameter);
+        return write(m);
+    }
+
+    private static Map<String, Object> safe(Map<String, ?> m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        m.forEach((k, v) -> {
+            if (v instanceof Double d && !Double.isFinite(d)) {
+                out.put(k, null);
+                if (Double.isNaN(d)) {
+                    out.put(k + "_unavailable", true);
+                } else {
+                    out.put(k + "_infinite", d > 0 ? (Object) Boolean.TRUE : "negative");
+                }
+            } else if (v instanceof Float f && !Float.isFinite(f)) {
+                out.put(k, null);
+                out.put(Float.isNaN(f) ? k + "_unavailable" : k + "_infinite", Float.isNaN(f) || f > 0 ? (Object) true : "negative");
+            } else {
+                out.put(k, element(v));
+            }
+        });
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object element(Object v) {
+        if (v instanceof Map<?, ?> map) {
+            return safe((Map<String, ?>) map);
         }
-        if (v instanceof Float f) {
-            return Float.isFinite(f) ? f : null;
-        }
-        if (v instanceof Map<?, ?> m) {
-            Map<Object, Object> out = new java.util.LinkedHashMap<>();
-            m.forEach((k, x) -> out.put(k, sanitize(x)));
+        if (v instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            for (Object x : list) {
+                out.add(x instanceof Double d && !Double.isFinite(d) ? null : element(x));
+            }
             return out;
         }
-        if (v instanceof java.util.List<?> l) {
-            java.util.List<Object> out = new java.util.ArrayList<>();
-            l.forEach(x -> out.add(sanitize(x)));
+        if (v instanceof double[] arr) {
+            List<Object> out = new ArrayList<>(arr.length);
+            for (double d : arr) {
+                out.add(Double.isFinite(d) ? d : null);
+            }
             return out;
         }
         return v;

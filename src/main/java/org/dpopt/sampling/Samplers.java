@@ -99,6 +99,45 @@ public final class Samplers {
         return new ZeroOutRecipe((n, b, e) -> PlannedPoissonSampler.of((TruncatedPoissonSampler) r.create(n, b, e)));
     }
 
+    /**
+     * The sampler of a recipe for a run of exactly {@code steps} batches instead of a number of epochs
+     * (what {@code dpopt account --steps} describes): Poisson kinds run T = steps batches of expected
+     * size b; the fixed partitions need steps to be a whole number E of epochs of n/b batches.
+     *
+     * @param name a recipe name ({@link #names()})
+     * @param n public dataset size
+     * @param batchSize b (expected for Poisson kinds, exact for fixed partitions; b | n for those)
+     * @param steps T ≥ 1
+     * @param maxBatchSize truncated Poisson only: B, or null for the recipe's default B = b + ⌈8√b⌉
+     *                     (capped at n); must be null for every other recipe
+     * @throws IllegalArgumentException for an unknown name or parameters the sampler cannot use
+     */
+    public static BatchSampler forSteps(String name, int n, int batchSize, long steps, Integer maxBatchSize) {
+        Recipe r = byName(name);
+        Checks.atLeastOne("n", n);
+        Checks.atLeastOne("batchSize", batchSize);
+        Checks.atLeastOne("steps", steps);
+        if (maxBatchSize != null && !"truncated-poisson".equals(name)) {
+            throw Checks.fail("maxBatchSize", "used only with truncated-poisson", maxBatchSize);
+        }
+        switch (name) {
+            case "poisson":
+                return new PoissonSampler(batchSize, steps);
+            case "truncated-poisson": {
+                int cap = maxBatchSize != null ? maxBatchSize
+                        : TruncatedPoissonSampler.epochs(batchSize, 1, n, DEFAULT_TRUNCATION_SIGMAS).maxBatchSize();
+                return new TruncatedPoissonSampler(batchSize, cap, steps);
+            }
+            default: {
+                long perEpoch = FixedPartition.stepsPerEpoch(n, batchSize);
+                if (steps % perEpoch != 0) {
+                    throw Checks.fail("steps", "a multiple of the steps per epoch n/b = " + perEpoch + " for " + name, steps);
+                }
+                return r.create(n, batchSize, steps / perEpoch);
+            }
+        }
+    }
+
     /** Looks a recipe up by its CLI name. */
     public static Recipe byName(String name) {
         Recipe r = RECIPES.get(name);

@@ -1,34 +1,37 @@
 package org.dpopt.accounting;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 
-/** Reader for the shared reference tables in /work/shared/refdata/accounting (see its README). */
+/**
+ * Reader for the reference tables vendored in {@code src/test/resources/accounting/} (provenance in
+ * the README there). A missing table is a test failure, never a skip.
+ */
 final class RefData {
     private RefData() {
     }
 
-    static final Path DIR = Path.of(System.getProperty("dpopt.refdata", "/work/shared/refdata"), "accounting");
-
-    /** Rows as column-name → raw string maps; skips the test if the tables are not present. */
+    /** Rows as column-name → raw string maps. */
     static List<Map<String, String>> read(String file) {
-        Path p = DIR.resolve(file);
-        Assumptions.assumeTrue(Files.isReadable(p), "reference table " + p + " not available");
-        try {
-            List<String> lines = Files.readAllLines(p);
-            String[] header = lines.get(0).split(",");
+        String resource = "/accounting/" + file;
+        try (InputStream in = RefData.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("reference table " + resource + " is missing from the test resources");
+            }
+            String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\r?\n");
+            String[] header = lines[0].split(",");
             List<Map<String, String>> rows = new ArrayList<>();
-            for (String line : lines.subList(1, lines.size())) {
-                if (line.isBlank()) {
+            for (int k = 1; k < lines.length; k++) {
+                if (lines[k].isBlank()) {
                     continue;
                 }
-                List<String> cells = splitCsv(line);
+                List<String> cells = splitCsv(lines[k]);
                 Map<String, String> row = new HashMap<>();
                 for (int i = 0; i < header.length; i++) {
                     row.put(header[i], i < cells.size() ? cells.get(i) : "");
@@ -37,7 +40,7 @@ final class RefData {
             }
             return rows;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

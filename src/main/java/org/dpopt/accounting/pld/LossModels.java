@@ -196,7 +196,7 @@ final class LossModels {
 
             @Override
             public double center() {
-                double m = q * q / (2 * z2);
+                double m = 0.5 * (q / z) * (q / z); // q²/(2z²) without underflowing q² or z²
                 return remove ? m : -m;
             }
 

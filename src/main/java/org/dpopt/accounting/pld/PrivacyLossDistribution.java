@@ -4,48 +4,46 @@ import org.dpopt.linalg.Checks;
 
 /**
  * An immutable discretized privacy-loss distribution (PLD): the law, under P, of the privacy loss
- * L = ln(p(X)/q(X)) of an ordered pair (P, Q), supported on the grid {(offset + k)·h} plus an exactly
- * tracked mass at L = +∞ (outcomes possible under P but not under Q).
+ * L = ln(p(X)/q(X)) of an ordered pair (P, Q), supported on the grid {k·h} plus an exactly tracked mass
+ * at L = +∞ (outcomes possible under P but not under Q).
  *
  * <p><b>Privacy curve.</b> For every ε the hockey-stick divergence of the pair is
  * <pre>   δ(ε) = Σ_{l &gt; ε} (1 − e^{ε−l})·p(l) + p(∞)   </pre>
  * (Sommer, Meiser, Mohammadi, "Privacy loss classes", PoPETs 2019; Koskela, Jälkö, Honkela, "Computing
  * tight differential privacy guarantees using FFT", AISTATS 2020, arXiv:1906.03049). The PLD of a
- * composition of pairs is the convolution of their PLDs, which is computed by FFT.
+ * composition of pairs is the convolution of their PLDs.
  *
- * <p><b>Two modes.</b> A <em>pessimistic</em> PLD's curve is an upper bound on the true curve at
- * every ε: construction rounds losses up (or uses connect-the-dots), and every truncation moves
- * neglected mass up (lower tail → lowest kept loss, upper tail → +∞, i.e. charged to δ). An
- * <em>optimistic</em> PLD's curve is a lower bound: losses are rounded down, the upper tail is moved
- * down to the highest kept loss, the lower tail is dropped, and {@link #excessMass()} bounds the
- * spurious mass that FFT wrap-around may have added (it is subtracted in {@link #delta}). Only PLDs of
- * the same mode and grid compose. See theory-notes/accounting.md for the proofs.
+ * <p><b>Elementary and composed PLDs.</b> A PLD built from a PMF ({@link #fromPmf} or the factories of
+ * {@link PrivacyLossDistributions}) is <em>elementary</em>; its curve is evaluated by the exact sum above.
+ * {@link #compose} and {@link #selfCompose} do not convolve: they record the factors and their counts,
+ * and every query evaluates the composition directly by an exponentially tilted FFT whose round-off,
+ * wrap-around and truncation are all bounded and charged (see theory-notes/accounting.md §4). So
+ * composition costs nothing, and each δ(ε) or ε(δ) query costs a few FFTs of the window that matters.
+ *
+ * <p><b>Two modes.</b> A <em>pessimistic</em> PLD's curve is an upper bound on the true curve at every
+ * ε (construction rounds losses up or uses connect-the-dots; every numerical error is charged upward).
+ * An <em>optimistic</em> PLD's curve is a lower bound (losses rounded down, errors charged downward).
+ * Only PLDs of the same mode and grid compose.
  */
 public final class PrivacyLossDistribution {
 
-    /** Largest number of grid points of any PLD or FFT (2^24); larger requests must coarsen h. */
-    public static final int MAX_GRID_POINTS = 1 << 24;
+    /** Largest number of grid points of any PLD or FFT window (2^22); larger requests must coarsen h. */
+    public static final int MAX_GRID_POINTS = 1 << 22;
 
-    /** Default mass neglected in each tail truncation (as in dp_accounting). */
-    public static final double DEFAULT_TAIL_MASS = 1e-15;
+    /**
+     * Largest number of grid points of one discretized mechanism (2^21, loss range 210 at h = 1e-4);
+     * wider losses (tiny noise multipliers) are refused so that the caller coarsens h.
+     */
+    public static final int MAX_LEAF_POINTS = 1 << 21;
 
     private final double h;
-    private final long offset;
-    private final double[] probs;
-    private final double infinityMass;
     private final boolean pessimistic;
-    private final double excessMass;
-    private final double tailMass;
+    private final Composition comp;
 
-    private PrivacyLossDistribution(double h, long offset, double[] probs, double infinityMass,
-            boolean pessimistic, double excessMass, double tailMass) {
+    private PrivacyLossDistribution(double h, boolean pessimistic, Composition comp) {
         this.h = h;
-        this.offset = offset;
-        this.probs = probs;
-        this.infinityMass = infinityMass;
         this.pessimistic = pessimistic;
-        this.excessMass = excessMass;
-        this.tailMass = tailMass;
+        this.comp = comp;
     }
 
     /** A pessimistic PLD from a PMF (copied): probability {@code probs[k]} at loss (offset + k)·h. */
@@ -60,18 +58,20 @@ public final class PrivacyLossDistribution {
      * @param offset grid index of {@code probs[0]}
      * @param probs non-negative finite probabilities, at least one entry
      * @param infinityMass mass at +∞ in [0, 1]
-     * @param pessimistic the mode (upper-bound or lower-bound semantics for later truncations)
+     * @param pessimistic the mode (upper-bound or lower-bound semantics)
      */
     public static PrivacyLossDistribution fromPmf(double h, long offset, double[] probs, double infinityMass,
             boolean pessimistic) {
         Checks.positive("h", h);
-        Checks.finite("h", h);
         Checks.notNull("probs", probs);
         if (probs.length == 0) {
             throw Checks.fail("probs", "non-empty", "[]");
         }
         if (probs.length > MAX_GRID_POINTS) {
             throw Checks.fail("probs length", "at most " + MAX_GRID_POINTS, probs.length);
+        }
+        if (Math.abs((double) offset) > 1e15 || Math.abs((double) offset + probs.length) > 1e15) {
+            throw Checks.fail("offset", "at most 1e15 in magnitude", offset);
         }
         Checks.inRange("infinityMass", infinityMass, 0, 1);
         double total = infinityMass;
@@ -84,14 +84,15 @@ public final class PrivacyLossDistribution {
         if (!(total <= 1 + 1e-9)) {
             throw Checks.fail("total mass", "at most 1", total);
         }
-        return new PrivacyLossDistribution(h, offset, probs.clone(), infinityMass, pessimistic, 0,
-                DEFAULT_TAIL_MASS);
+        return of(h, offset, probs.clone(), infinityMass, pessimistic);
     }
 
-    /** Internal constructor without copying or validation. */
+    /** Internal factory without copying or validation (entries finite and ≥ 0). */
     static PrivacyLossDistribution of(double h, long offset, double[] probs, double infinityMass,
-            boolean pessimistic, double excessMass, double tailMass) {
-        return new PrivacyLossDistribution(h, offset, probs, infinityMass, pessimistic, excessMass, tailMass);
+            boolean pessimistic) {
+        Pmf p = Pmf.of(offset, probs, infinityMass);
+        return new PrivacyLossDistribution(h, pessimistic,
+                new Composition(h, pessimistic, new Pmf[] {p}, new long[] {1}));
     }
 
     /** Grid spacing h. */
@@ -99,129 +100,194 @@ public final class PrivacyLossDistribution {
         return h;
     }
 
-    /** Grid index of the first probability. */
-    public long offset() {
-        return offset;
-    }
-
-    /** Number of grid points. */
-    public int size() {
-        return probs.length;
-    }
-
-    /** The loss (offset + k)·h of grid point k. */
-    public double loss(int k) {
-        return (offset + k) * h;
-    }
-
-    /** Probabilities on the grid (copy). */
-    public double[] probabilities() {
-        return probs.clone();
-    }
-
-    /** Mass at loss +∞. */
-    public double infinityMass() {
-        return infinityMass;
-    }
-
     /** True for an upper-bound (pessimistic) PLD, false for a lower-bound (optimistic) one. */
     public boolean isPessimistic() {
         return pessimistic;
     }
 
-    /** Upper bound on spurious mass (optimistic mode only; subtracted from δ). */
-    public double excessMass() {
-        return excessMass;
+    /** True if this PLD was built from one PMF (not composed). */
+    public boolean isElementary() {
+        return comp.pmfs.length == 1 && comp.counts[0] == 1;
     }
 
-    /** Tail mass neglected per truncation. */
-    public double tailMass() {
-        return tailMass;
+    private Pmf elementary() {
+        if (!isElementary()) {
+            throw new IllegalStateException("a composed PLD is evaluated lazily and has no materialized PMF; "
+                    + "query delta(epsilon) or epsilon(delta) instead");
+        }
+        return comp.pmfs[0];
     }
 
-    /** A copy with another per-truncation tail mass (in (0, 1e-3]). */
-    public PrivacyLossDistribution withTailMass(double tail) {
-        Checks.inRange("tailMass", tail, Double.MIN_NORMAL, 1e-3);
-        return new PrivacyLossDistribution(h, offset, probs, infinityMass, pessimistic, excessMass, tail);
+    /** Grid index of the first probability (elementary PLDs only). */
+    public long offset() {
+        return elementary().offset;
     }
 
-    /** Total finite mass. */
+    /** Number of grid points (elementary PLDs only). */
+    public int size() {
+        return elementary().size();
+    }
+
+    /** The loss (offset + k)·h of grid point k (elementary PLDs only). */
+    public double loss(int k) {
+        return (elementary().offset + k) * h;
+    }
+
+    /** Probabilities on the grid, copied (elementary PLDs only). */
+    public double[] probabilities() {
+        return elementary().probs.clone();
+    }
+
+    /** Mass at loss +∞ (for a composition: Π(m_i + u_i)^{T_i} − Π m_i^{T_i}, computed without cancellation). */
+    public double infinityMass() {
+        return isElementary() ? comp.pmfs[0].inf : comp.infinityMass(0);
+    }
+
+    /** Total finite mass Π m_i^{T_i}. */
     public double finiteMass() {
         double s = 0;
-        for (double p : probs) {
-            s += p;
+        for (int i = 0; i < comp.pmfs.length; i++) {
+            Pmf p = comp.pmfs[i];
+            s += comp.counts[i] * Math.log(0.5 * (p.massUp + p.massDown));
         }
-        return s;
+        return Math.exp(s);
     }
 
     /**
-     * δ(ε) = Σ_{l &gt; ε}(1 − e^{ε−l})p(l) + p(∞), clamped to [0, 1]; an upper bound on the true curve for
-     * a pessimistic PLD, a lower bound (after subtracting {@link #excessMass()}) for an optimistic one.
+     * δ(ε) = Σ_{l &gt; ε}(1 − e^{ε−l})p(l) + p(∞), in [0, 1]: for a pessimistic PLD an upper bound on the
+     * exact curve of the (discretized) measure, every rounding charged upward; for an optimistic PLD a
+     * lower bound.
      *
      * @param epsilon any ε (negative values are meaningful for hockey-stick divergences), not NaN
+     * @throws PldGridTooLargeException if a composed PLD's FFT window would exceed
+     *         {@link #MAX_GRID_POINTS} (retry with a coarser grid, or use {@link #chernoffDelta})
      */
     public double delta(double epsilon) {
         if (Double.isNaN(epsilon)) {
             throw Checks.fail("epsilon", "a number", epsilon);
         }
-        double d = infinityMass;
-        if (epsilon != Double.POSITIVE_INFINITY) {
-            // first index with loss > ε
-            double pos = epsilon / h - offset;
-            int start = pos < 0 ? 0 : (pos >= probs.length ? probs.length : (int) Math.floor(pos) + 1);
-            if (start > 0 && loss(start - 1) > epsilon) {
-                start--;
-            }
-            for (int k = start; k < probs.length; k++) {
-                double l = loss(k);
-                if (l > epsilon) {
-                    d += probs[k] * -Math.expm1(epsilon - l);
-                }
+        if (epsilon == Double.POSITIVE_INFINITY) {
+            return isElementary() ? comp.pmfs[0].inf : comp.infinityMass(pessimistic ? 1 : -1);
+        }
+        if (epsilon == Double.NEGATIVE_INFINITY) {
+            return 1;
+        }
+        if (isElementary()) {
+            return directDelta(comp.pmfs[0], epsilon);
+        }
+        return comp.delta(epsilon);
+    }
+
+    private double directDelta(Pmf p, double epsilon) {
+        double[] probs = p.probs;
+        double d = 0;
+        double pos = epsilon / h - p.offset;
+        int start = pos < 0 ? 0 : (pos >= probs.length ? probs.length : (int) Math.floor(pos) + 1);
+        if (start > 0 && (p.offset + start - 1) * h > epsilon) {
+            start--;
+        }
+        for (int k = start; k < probs.length; k++) {
+            double l = (p.offset + k) * h;
+            if (l > epsilon) {
+                d += probs[k] * -Math.expm1(epsilon - l);
             }
         }
-        if (!pessimistic) {
-            d -= excessMass;
-        }
+        double rel = 4 * Pmf.U * (probs.length + 4);
+        d = pessimistic ? d * (1 + rel) + p.inf : d * (1 - rel) + p.inf;
         return Math.min(1, Math.max(0, d));
     }
 
     /**
-     * The smallest ε ≥ 0 with {@link #delta}(ε) ≤ δ (exact for this discrete measure): +∞ if the mass
-     * at infinity exceeds δ.
+     * For a pessimistic PLD the smallest certified ε ≥ 0 with δ(ε) ≤ δ (+∞ if the mass at infinity
+     * exceeds δ); for an optimistic PLD a certified lower bound on that ε.
      *
      * @param delta δ ∈ (0, 1)
+     * @throws PldGridTooLargeException if a composed PLD's FFT window would exceed
+     *         {@link #MAX_GRID_POINTS} (retry with a coarser grid, or use {@link #chernoffEpsilon})
      */
     public double epsilon(double delta) {
         Checks.delta("delta", delta);
-        double target = pessimistic ? delta : delta + excessMass;
-        if (infinityMass > target) {
+        if (isElementary()) {
+            return directEpsilon(comp.pmfs[0], delta);
+        }
+        return comp.epsilon(delta);
+    }
+
+    /**
+     * As {@link #epsilon(double)}, with a hint: an ε near the answer (for instance the pessimistic ε
+     * when computing the optimistic one) at which a composed PLD centres its first evaluation. The
+     * result is certified for any hint; a good hint only saves work.
+     */
+    public double epsilon(double delta, double hint) {
+        Checks.delta("delta", delta);
+        if (isElementary()) {
+            return directEpsilon(comp.pmfs[0], delta);
+        }
+        return comp.epsilon(delta, hint);
+    }
+
+    /** Sum of the composition counts (T for a T-fold self-composition). */
+    public long totalCount() {
+        long t = 0;
+        for (long c : comp.counts) {
+            t = t + c < 0 ? Long.MAX_VALUE : t + c;
+        }
+        return t;
+    }
+
+    /** Exact inverse of the elementary curve, with the summation's rounding charged. */
+    private double directEpsilon(Pmf p, double delta) {
+        if (p.inf > delta) {
             return Double.POSITIVE_INFINITY;
         }
-        // Scan down: A = p(∞) + Σ_{j>k} p_j, S = Σ_{j>k} p_j e^{l_k − l_j}; on [l_k, l_{k+1}] δ(ε) = A − e^{ε−l_k} S.
-        double a = infinityMass;
+        double[] probs = p.probs;
+        double rel = 4 * Pmf.U * (probs.length + 4);
+        // pessimistic: need (1 + rel)·S + inf ≤ δ; optimistic: a point where (1 − rel)·S + inf > δ
+        double target = pessimistic ? (delta - p.inf) / (1 + rel) : (delta - p.inf) / (1 - rel);
+        // Scan down: A = Σ_{j>k} p_j, S = Σ_{j>k} p_j e^{l_k − l_j}; on [l_k, l_{k+1}] δ(ε) − inf = A − e^{ε−l_k} S.
+        double a = 0;
         double s = 0;
         double eh = Math.exp(-h);
         for (int k = probs.length - 1; k >= 0; k--) {
-            // here a, s refer to j > k relative to l_k
-            double dk = a - s; // δ(l_k)
+            double dk = a - s;
             if (dk > target) {
-                double eps = loss(k) + Math.log((a - target) / s);
+                double eps = (p.offset + k) * h + Math.log((a - target) / s);
+                eps += (pessimistic ? 4 : -4) * Pmf.U * (Math.abs(eps) + 1);
                 return Math.max(0, eps);
             }
             a += probs[k];
             s = eh * (s + probs[k]);
         }
-        // below the lowest grid point: δ(ε) = A − e^{ε − l_{−1}} S with l_{−1} = l_0 − h
         if (a > target && s > 0) {
-            return Math.max(0, loss(0) - h + Math.log((a - target) / s));
+            double eps = p.offset * h - h + Math.log((a - target) / s);
+            eps += (pessimistic ? 4 : -4) * Pmf.U * (Math.abs(eps) + 1);
+            return Math.max(0, eps);
         }
         return 0;
     }
 
     /**
-     * The PLD of the composition with {@code other} (same grid spacing and mode): convolution by FFT,
-     * followed by tail truncation.
+     * An upper bound on δ(ε) that needs no convolution (valid for either mode as an upper bound on the
+     * measure's own curve): δ(ε) ≤ U + min_λ λ^λ/(1+λ)^{1+λ}·Π M_i(λ)^{T_i}·e^{−λε}, with the MGFs of the
+     * factors evaluated exactly (rounded up). Looser than {@link #delta}, but available at any size.
      */
+    public double chernoffDelta(double epsilon) {
+        if (Double.isNaN(epsilon)) {
+            throw Checks.fail("epsilon", "a number", epsilon);
+        }
+        if (epsilon == Double.POSITIVE_INFINITY) {
+            return comp.infinityMass(1);
+        }
+        return comp.chernoffDelta(epsilon);
+    }
+
+    /** The ε of {@link #chernoffDelta} at δ: an upper bound on this measure's ε(δ) at any size. */
+    public double chernoffEpsilon(double delta) {
+        Checks.delta("delta", delta);
+        return Math.max(0, comp.chernoffEpsilon(delta)[0]);
+    }
+
+    /** The PLD of the composition with {@code other} (same grid spacing and mode); nothing is convolved yet. */
     public PrivacyLossDistribution compose(PrivacyLossDistribution other) {
         Checks.notNull("other", other);
         if (other.h != h) {
@@ -231,112 +297,42 @@ public final class PrivacyLossDistribution {
             throw Checks.fail("other PLD mode", pessimistic ? "pessimistic" : "optimistic",
                     other.pessimistic ? "pessimistic" : "optimistic");
         }
-        if ((long) probs.length + other.probs.length - 1 > MAX_GRID_POINTS) {
-            throw new PldGridTooLargeException((long) probs.length + other.probs.length - 1);
+        try {
+            return new PrivacyLossDistribution(h, pessimistic, comp.with(other.comp));
+        } catch (ArithmeticException e) {
+            throw Checks.fail("composition count", "at most " + Long.MAX_VALUE, "an overflow");
         }
-        double[] conv = Fft.convolve(probs, other.probs);
-        double m1 = finiteMass();
-        double m2 = other.finiteMass();
-        double inf = infinityMass * (m2 + other.infinityMass) + m1 * other.infinityMass;
-        double excess = pessimistic ? 0 : excessMass + other.excessMass;
-        return truncate(h, offset + other.offset, conv, inf, pessimistic, excess, Math.min(tailMass, other.tailMass));
     }
 
     /**
-     * The PLD of {@code count} adaptive compositions of this pair. One FFT of a window whose
-     * length is fixed beforehand by Chernoff bounds on both tails of the sum, a pointwise complex power,
-     * and one inverse FFT (exponentiation in the Fourier domain instead of log₂T squarings: the same
-     * result with one transform pair). Wrap-around can only add mass inside the window; the mass
-     * outside it (≤ tail/2 per side by the Chernoff bounds) is charged to +∞ / the lowest loss in
-     * pessimistic mode and counted in {@link #excessMass()} in optimistic mode.
+     * The PLD of {@code count} adaptive compositions of this pair (evaluated lazily by the tilted FFT).
      *
      * @param count T ≥ 1
-     * @throws PldGridTooLargeException if the window needs more than {@link #MAX_GRID_POINTS} points
      */
     public PrivacyLossDistribution selfCompose(long count) {
         Checks.atLeastOne("count", count);
         if (count == 1) {
             return this;
         }
-        double m = finiteMass();
-        double total = m + infinityMass;
-        double inf = m > 0 ? Math.exp(count * Math.log(m)) * Math.expm1(count * Math.log1p(infinityMass / m))
-                : Math.min(1, total);
-        if (m == 0) {
-            return new PrivacyLossDistribution(h, offset * count, new double[] {0}, inf, pessimistic, excessMass,
-                    tailMass);
+        try {
+            return new PrivacyLossDistribution(h, pessimistic, comp.times(count));
+        } catch (ArithmeticException e) {
+            throw Checks.fail("count", "at most " + Long.MAX_VALUE + " in total", count + " times the existing counts");
         }
-        double half = tailMass / 2;
-        long[] window = Chernoff.window(this, count, half);
-        long kLo = window[0];
-        long kHi = window[1];
-        boolean lowCut = window[2] == 1;
-        boolean highCut = window[3] == 1;
-        long width = kHi - kLo + 1;
-        long needed = Math.max(width, probs.length);
-        if (needed > MAX_GRID_POINTS) {
-            throw new PldGridTooLargeException(needed);
-        }
-        int n = Fft.nextPowerOfTwo(needed);
-        double[] circ = Fft.circularSelfConvolve(probs, n, count);
-        double[] out = new double[(int) width];
-        long shift = offset * count;
-        for (int w = 0; w < width; w++) {
-            out[w] = circ[(int) Math.floorMod(kLo + w - shift, (long) n)];
-        }
-        double excess = 0;
-        if (pessimistic) {
-            if (lowCut) {
-                out[0] += half;
-            }
-            if (highCut) {
-                inf += half;
-            }
-        } else {
-            excess = Math.expm1(count * Math.log1p(excessMass)) + (lowCut ? half : 0) + (highCut ? half : 0);
-        }
-        return truncate(h, kLo, out, Math.min(1, inf), pessimistic, Math.min(1, excess), tailMass);
-    }
-
-    /**
-     * Clamps round-off negatives to zero and truncates both tails, each of mass at most tail/2:
-     * pessimistic moves the lower tail up to the first kept point and charges the upper tail to +∞;
-     * optimistic drops the lower tail and moves the upper tail down to the last kept point.
-     */
-    static PrivacyLossDistribution truncate(double h, long offset, double[] raw, double inf, boolean pessimistic,
-            double excess, double tail) {
-        int n = raw.length;
-        for (int k = 0; k < n; k++) {
-            if (!(raw[k] > 0)) {
-                raw[k] = 0;
-            }
-        }
-        double half = tail / 2;
-        int lo = 0;
-        double low = 0;
-        while (lo < n - 1 && low + raw[lo] <= half) {
-            low += raw[lo++];
-        }
-        int hi = n - 1;
-        double high = 0;
-        while (hi > lo && high + raw[hi] <= half) {
-            high += raw[hi--];
-        }
-        double[] kept = new double[hi - lo + 1];
-        System.arraycopy(raw, lo, kept, 0, kept.length);
-        double newInf = inf;
-        if (pessimistic) {
-            kept[0] += low;
-            newInf += high;
-        } else {
-            kept[kept.length - 1] += high;
-        }
-        return new PrivacyLossDistribution(h, offset + lo, kept, Math.min(1, newInf), pessimistic, excess, tail);
     }
 
     @Override
     public String toString() {
-        return (pessimistic ? "pessimistic" : "optimistic") + " PLD(h=" + h + ", losses " + loss(0) + ".."
-                + loss(probs.length - 1) + ", " + probs.length + " points, p(inf)=" + infinityMass + ")";
+        StringBuilder sb = new StringBuilder(pessimistic ? "pessimistic" : "optimistic").append(" PLD(h=").append(h);
+        for (int i = 0; i < comp.pmfs.length; i++) {
+            Pmf p = comp.pmfs[i];
+            sb.append(i == 0 ? ", " : " * ").append("[losses ").append(p.offset * h).append("..")
+                    .append(p.lastIndex() * h).append(", ").append(p.size()).append(" points, p(inf)=")
+                    .append(p.inf).append("]");
+            if (comp.counts[i] != 1) {
+                sb.append("^").append(comp.counts[i]);
+            }
+        }
+        return sb.append(")").toString();
     }
 }

@@ -147,8 +147,8 @@ public final class PrivacyLossDistributions {
         long kLo = (long) Math.floor(lossLow / h) - 1;
         long kHi = (long) Math.ceil(lossHigh / h) + 1;
         long count = kHi - kLo + 1;
-        if (count > PrivacyLossDistribution.MAX_GRID_POINTS) {
-            throw new PldGridTooLargeException(count);
+        if (count > PrivacyLossDistribution.MAX_LEAF_POINTS) {
+            throw new PldGridTooLargeException(count, PrivacyLossDistribution.MAX_LEAF_POINTS);
         }
         int n = (int) count;
         double[] probs = new double[n];
@@ -190,8 +190,10 @@ public final class PrivacyLossDistributions {
                 // difference and the division by h each lose ~log10(1/h) digits (error ≲ 1e-8·massP at
                 // h = 1e-4); the margin (1e-15/h²)·massP moves that much more mass up, which can only
                 // raise the curve.
-                double toRight = (massP - Math.exp(left) * massQ) / denom + margin * massP;
-                toRight = Math.min(massP, Math.max(0, toRight));
+                // e^{left}·Q(I) in log space: e^{left} overflows for losses above ~709, where Q(I) underflows
+                double qPart = massQ > 0 ? Math.exp(left + Math.log(massQ)) : 0;
+                double toRight = (massP - qPart) / denom + margin * massP;
+                toRight = toRight >= 0 ? Math.min(massP, toRight) : Double.isNaN(toRight) ? massP : 0; // undefined → up
                 probs[i + 1] += toRight;
                 probs[i] += massP - toRight;
             }
@@ -215,8 +217,22 @@ public final class PrivacyLossDistributions {
         }
         double[] kept = new double[hi - lo + 1];
         System.arraycopy(probs, lo, kept, 0, kept.length);
-        return PrivacyLossDistribution.of(h, kLo + lo, kept, inf, rounding.isPessimistic(), 0,
-                PrivacyLossDistribution.DEFAULT_TAIL_MASS);
+        for (double p : kept) {
+            if (!(p >= 0) || Double.isInfinite(p)) {
+                throw new IllegalStateException("discretized PLD has a non-finite probability " + p + " (internal error)");
+            }
+        }
+        if (!(inf >= 0 && inf <= 1)) {
+            throw new IllegalStateException("discretized PLD has infinity mass " + inf + " (internal error)");
+        }
+        return PrivacyLossDistribution.of(h, kLo + lo, kept, inf, rounding.isPessimistic());
+    }
+
+    private static void requireFinite(double center, double scale) {
+        if (!Double.isFinite(center) || !(scale > 0) || Double.isInfinite(scale)) {
+            throw new PldGridTooLargeException("PLD loss model must have a finite centre and scale but had " + center
+                    + " and " + scale);
+        }
     }
 
     private static double findHigh(LossModel m) {
@@ -225,11 +241,15 @@ public final class PrivacyLossDistributions {
         }
         double step = m.scale();
         double prev = m.center();
+        requireFinite(prev, step);
         double l = prev + step;
-        while (m.upperP(l) > CONSTRUCTION_TAIL) {
+        for (int it = 0; m.upperP(l) > CONSTRUCTION_TAIL; it++) {
             prev = l;
             step *= 2;
             l = m.center() + step;
+            if (it > 1100 || !Double.isFinite(l)) {
+                throw new PldGridTooLargeException("PLD loss range must be finite but its upper tail does not end");
+            }
         }
         double lo = prev;
         double hi = l;
@@ -247,11 +267,15 @@ public final class PrivacyLossDistributions {
     private static double findLow(LossModel m) {
         double step = m.scale();
         double prev = m.center();
+        requireFinite(prev, step);
         double l = prev - step;
-        while (l > m.supportLow() && m.lowerP(l) > CONSTRUCTION_TAIL) {
+        for (int it = 0; l > m.supportLow() && m.lowerP(l) > CONSTRUCTION_TAIL; it++) {
             prev = l;
             step *= 2;
             l = m.center() - step;
+            if (it > 1100 || !Double.isFinite(l)) {
+                throw new PldGridTooLargeException("PLD loss range must be finite but its lower tail does not end");
+            }
         }
         if (l <= m.supportLow()) {
             return m.supportLow();
