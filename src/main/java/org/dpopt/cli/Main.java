@@ -21,7 +21,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 @Command(name = "dpopt", mixinStandardHelpOptions = true, version = "dpopt 0.1.0",
         description = "Differentially private stochastic optimization.",
         subcommands = {DemoCommand.class, TrainCommand.class, PredictCommand.class, AccountCommand.class,
-            BenchCommand.class, AuditCommand.class})
+            BenchCommand.class, AuditCommand.class, BudgetCommand.class})
 public final class Main implements Runnable {
 
     @Override

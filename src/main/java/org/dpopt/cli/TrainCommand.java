@@ -22,7 +22,9 @@ import org.dpopt.noise.Rngs;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunPlan;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -111,6 +113,8 @@ final class TrainCommand implements Callable<Integer> {
     double rowNormBound;
     @Option(names = "--reject-long-rows", description = "Reject rows above the bound instead of projecting them.")
     boolean rejectLongRows;
+    @Mixin
+    BudgetOptions budgetFile;
 
     @Override
     public Integer call() throws IOException {
@@ -128,8 +132,9 @@ final class TrainCommand implements Callable<Integer> {
             throw Checks.fail("--test-fraction", "absent when --test-data is given", testFraction);
         }
         PrivateOptimizer opt = alg.build(args);
+        boolean budgeted = budgetFlags(alg, onSpark);
         if (modelOut != null) {
-            OutputPaths.check("--model-out", modelOut, data, testData);
+            OutputPaths.check("--model-out", modelOut, data, testData, budgeted ? budgetFile.file : null);
         }
         if (onSpark) {
             return trainOnSpark(alg, args, opt, budget);
@@ -146,18 +151,44 @@ final class TrainCommand implements Callable<Integer> {
         UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
 
         long t0 = System.nanoTime();
-        OptimizationResult r = opt.optimize(problem, budget, rng);
-        double seconds = (System.nanoTime() - t0) / 1e9;
-
-        Model model = Model.fromRun(r, problem, rowNormBound, setup.classes(), setup.notes());
-        Map<String, Object> out = release(r, model, problem, test, seconds);
-        Map<String, Object> counts = new LinkedHashMap<>();
-        counts.put("train_rows", train.size());
-        counts.put("projected_rows", in.read().projectedRows());
-        if (testData == null) {
-            counts.put("test_rows", test.size());
+        RunPlan plan = opt.plan(problem.shape(), budget);
+        try (BudgetOptions.Hold hold = budgeted ? budgetFile.reserve(plan, releaseName()) : null) {
+            OptimizationResult r = opt.run(problem, plan, rng);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            Model model = Model.fromRun(r, problem, rowNormBound, setup.classes(), setup.notes());
+            Map<String, Object> out = release(r, model, problem, test, seconds);
+            if (hold != null) {
+                out.put("budget", BudgetCommand.summary(budgetFile.file, hold.commit(r.privacy())));
+            }
+            Map<String, Object> counts = new LinkedHashMap<>();
+            counts.put("train_rows", train.size());
+            counts.put("projected_rows", in.read().projectedRows());
+            if (testData == null) {
+                counts.put("test_rows", test.size());
+            }
+            return finish(r, out, counts, model.toJson());
         }
-        return finish(r, out, counts, model.toJson());
+    }
+
+    /** Checks the budget flags before any data is read; true if the run spends from a budget file. */
+    private boolean budgetFlags(AlgorithmSpec alg, boolean onSpark) {
+        if (!budgetFile.given()) {
+            return false;
+        }
+        if (!alg.isPrivate()) {
+            throw Checks.fail("--budget-file", "absent for " + algorithm + " (it makes no privacy claim)",
+                    budgetFile.file);
+        }
+        if (onSpark) {
+            throw Checks.fail("--budget-file", "absent with --engine spark (not supported there yet)", budgetFile.file);
+        }
+        OutputPaths.check("--budget-file", budgetFile.file, data, testData);
+        return true;
+    }
+
+    /** The release's line in a budget file. */
+    private String releaseName() {
+        return Main.oneLine("train --algorithm " + algorithm + " --data " + data);
     }
 
     /** Trains on Spark (no intercept column or k-class model there yet). */

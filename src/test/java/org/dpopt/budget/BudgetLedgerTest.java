@@ -1,0 +1,78 @@
+package org.dpopt.budget;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.EpsilonDeltaEvent;
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PldAccountant;
+import org.dpopt.accounting.PoissonSampledEvent;
+import org.dpopt.accounting.PrivacyReport;
+import org.dpopt.accounting.SelfComposedEvent;
+import org.dpopt.accounting.GaussianEvent;
+import org.junit.jupiter.api.Test;
+
+/** What a ledger spends, and which releases it admits. */
+class BudgetLedgerTest {
+    private static final NeighboringRelation AR = NeighboringRelation.ADD_OR_REMOVE_ONE;
+    private static final DpEvent SGD = new SelfComposedEvent(new PoissonSampledEvent(0.01, new GaussianEvent(1.0)),
+            300);
+
+    static BudgetLedger.Entry sgdRun(String what) {
+        double eps = new PldAccountant().epsilon(SGD, 1e-6);
+        return new BudgetLedger.Entry(Instant.EPOCH, what, eps, 1e-6, "pld", SGD);
+    }
+
+    @Test
+    void gaussianRunsComposeByTheAccountantNotBySummingEpsilons() {
+        BudgetLedger.Entry run = sgdRun("a");
+        BudgetLedger l = BudgetLedger.empty(100, 1e-5, AR).record(run, AR).record(run, AR).record(run, AR)
+                .record(run, AR);
+        BudgetLedger.Spending s = l.spent();
+        // the four runs together are the 1200-step event: the ledger's bound is close to its direct PLD bound
+        // and never below the optimistic lower bound on the true epsilon
+        PrivacyReport direct = new PldAccountant().report(new SelfComposedEvent(
+                new PoissonSampledEvent(0.01, new GaussianEvent(1.0)), 1200), 1e-5);
+        assertTrue(s.epsilon() < 4 * run.epsilon(), s + " vs sum " + 4 * run.epsilon());
+        assertEquals(direct.epsilon(), s.epsilon(), 0.02 * direct.epsilon(), s.toString());
+        assertTrue(s.epsilon() >= direct.epsilonLower(), "below the lower bound " + direct.epsilonLower() + ": " + s);
+        assertEquals(4, l.entries().size());
+    }
+
+    @Test
+    void basicCompositionIsTheFallbackAndItsDeltasMustFit() {
+        DpEvent ed = new EpsilonDeltaEvent(0.3, 2e-6);
+        BudgetLedger.Entry e = new BudgetLedger.Entry(Instant.EPOCH, "release", 0.3, 2e-6, "basic", ed);
+        BudgetLedger l = BudgetLedger.empty(1.0, 1e-5, AR).record(e, AR).record(e, AR).record(e, AR);
+        assertTrue(l.spent().epsilon() <= 0.9 + 1e-12, l.spent().toString());
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> l.record(e, AR));
+        assertTrue(ex.getMessage().startsWith("privacy budget must be enough for release"), ex.getMessage());
+        assertEquals(3, l.entries().size(), "a refused release changed the ledger");
+    }
+
+    @Test
+    void theLastOfTheBudgetCannotBeSpentTwice() {
+        BudgetLedger.Entry run = sgdRun("a");
+        BudgetLedger one = BudgetLedger.empty(run.epsilon() * 1.2, 1e-5, AR).record(run, AR);
+        assertThrows(IllegalArgumentException.class, () -> one.record(run, AR));
+        assertEquals(0, BudgetLedger.empty(1, 1e-5, AR).spent().epsilon());
+    }
+
+    @Test
+    void anotherRelationAndBadTotalsAreRefused() {
+        BudgetLedger l = BudgetLedger.empty(10, 1e-5, AR);
+        assertThrows(IllegalArgumentException.class, () -> l.record(sgdRun("a"), NeighboringRelation.REPLACE_ONE));
+        for (double eps : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThrows(IllegalArgumentException.class, () -> BudgetLedger.empty(eps, 1e-5, AR), "eps " + eps);
+        }
+        for (double d : new double[] {0, 1, -1, Double.NaN}) {
+            assertThrows(IllegalArgumentException.class, () -> BudgetLedger.empty(1, d, AR), "delta " + d);
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> new BudgetLedger.Entry(Instant.EPOCH, "two\nlines", 1, 1e-6, "pld", SGD));
+        assertThrows(UnsupportedOperationException.class, () -> l.entries().add(sgdRun("b")));
+    }
+}
