@@ -23,8 +23,26 @@ final class BudgetOptions {
     @Option(names = "--total-delta", description = "Total delta of the budget file (required to create it).")
     Double totalDelta;
 
-    /** True if a budget file is used; refuses totals without a file and bad totals. */
-    boolean given() {
+    /**
+     * True if the run spends from a budget file; checked before any data is read: refuses totals without a
+     * file, bad totals, a non-private algorithm, the Spark engine, and a file path that is a directory, in a
+     * missing directory or one of the inputs.
+     */
+    boolean given(AlgorithmSpec alg, boolean onSpark, Path... inputs) {
+        if (!given()) {
+            return false;
+        }
+        if (!alg.isPrivate()) {
+            throw Checks.fail("--budget-file", "absent for " + alg.name() + " (it makes no privacy claim)", file);
+        }
+        if (onSpark) {
+            throw Checks.fail("--budget-file", "absent with --engine spark (not supported there yet)", file);
+        }
+        OutputPaths.check("--budget-file", file, inputs);
+        return true;
+    }
+
+    private boolean given() {
         if (file == null) {
             if (totalEpsilon != null || totalDelta != null) {
                 throw Checks.fail(totalEpsilon != null ? "--total-epsilon" : "--total-delta",

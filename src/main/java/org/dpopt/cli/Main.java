@@ -40,7 +40,7 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             String[] args = parsed == null ? new String[0] : parsed.originalArgs().toArray(new String[0]);
             if (ex instanceof IllegalArgumentException || ex instanceof UncheckedIOException) {
-                String msg = oneLine(ex.getMessage());
+                String msg = asFlag(cmd, oneLine(ex.getMessage()));
                 return fail(cmd, args, msg, parameterOf(msg), 2, null);
             }
             return fail(cmd, args, "internal error: " + oneLine(String.valueOf(ex)), null, 1, ex);
@@ -63,6 +63,22 @@ public final class Main implements Runnable {
             out.flush();
         }
         return code;
+    }
+
+    /**
+     * A library message about a parameter the user gave as a flag, named by that flag: {@code batchSize must
+     * be …} becomes {@code --batch-size must be …} when the command has a {@code --batch-size} option.
+     */
+    static String asFlag(CommandLine cmd, String message) {
+        String name = parameterOf(message);
+        if (name == null || !name.matches("[a-z][A-Za-z0-9]*")) {
+            return message;
+        }
+        String flag = "--" + name.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+        if (cmd.getCommandSpec().findOption(flag) == null) {
+            return message;
+        }
+        return flag + message.substring(name.length());
     }
 
     /** The name in a {@code "<name> must be …"} message, or null. */

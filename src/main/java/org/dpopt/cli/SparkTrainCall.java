@@ -62,7 +62,7 @@ final class SparkTrainCall {
                 cmd.datasetSize == null ? 0 : Checks.atLeastOne("--dataset-size", cmd.datasetSize), opt, loss, domain,
                 budget, rng, err);
         SparkTraining.Outcome o = SparkTraining.train(q);
-        Map<String, Object> out = cmd.release(o.result(), loss, o.testAccuracy(), o.testLoss(), o.testRows(),
+        Map<String, Object> out = release(o.result(), loss, o.testAccuracy(), o.testLoss(), o.testRows(),
                 o.seconds());
         Map<String, Object> diag = new LinkedHashMap<>();
         diag.put("train_rows", o.trainRows());
@@ -71,6 +71,35 @@ final class SparkTrainCall {
             diag.put("test_rows", o.testRows());
         }
         return new Fit(o.result(), out, diag);
+    }
+
+    /** The private release and held-out metrics of a Spark run, in a stable key order. */
+    private Map<String, Object> release(OptimizationResult r, Loss lossFn, Double testAccuracy, double testLoss, long testRows,
+            double seconds) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("algorithm", cmd.algorithm);
+        out.put("loss", lossFn.name());
+        Json.putEpsilon(out, "epsilon", r.privacy().epsilon());
+        out.put("epsilon_lower", Json.finiteOrNull(r.privacy().epsilonLower()));
+        out.put("delta", Json.finiteOrNull(r.privacy().delta()));
+        out.put("accountant", r.privacy().accountant());
+        out.put("relation", r.privacy().relation().toString());
+        out.put("noise", r.noise());
+        out.put("parameters", r.parameters().asMap());
+        out.put("privacy", r.privacy().toString());
+        if (testAccuracy != null) {
+            out.put("test_accuracy", testAccuracy);
+        }
+        out.put("test_loss", Json.finiteOrNull(testLoss));
+        if (cmd.testData != null) {
+            out.put("test_rows", testRows);
+        }
+        out.put("test_note", TrainCommand.TEST_NOTE);
+        out.put("seconds", seconds);
+        if (cmd.seed != null) {
+            out.put("seed", cmd.seed);
+        }
+        return out;
     }
 
     /** An option's text as typed (a URI such as s3a://bucket/key must not be normalized as a local path). */

@@ -132,7 +132,8 @@ final class TrainCommand implements Callable<Integer> {
             throw Checks.fail("--test-fraction", "absent when --test-data is given", testFraction);
         }
         PrivateOptimizer opt = alg.build(args);
-        boolean budgeted = budgetFlags(alg, onSpark);
+        boolean budgeted = budgetFile.given(alg, onSpark, data, testData);
+        TrainLimits.declaredSize(datasetSize);
         if (modelOut != null) {
             OutputPaths.check("--model-out", modelOut, data, testData, budgeted ? budgetFile.file : null);
         }
@@ -150,8 +151,10 @@ final class TrainCommand implements Callable<Integer> {
         Problem problem = setup.problem();
         UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
 
+        TrainLimits.epochs(args.get(Flag.EPOCHS), problem.shape());
         long t0 = System.nanoTime();
         RunPlan plan = opt.plan(problem.shape(), budget);
+        TrainLimits.steps(plan, args.get(Flag.EPOCHS));
         try (BudgetOptions.Hold hold = budgeted ? budgetFile.reserve(plan, releaseName()) : null) {
             OptimizationResult r = opt.run(problem, plan, rng);
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -168,22 +171,6 @@ final class TrainCommand implements Callable<Integer> {
             }
             return finish(r, out, counts, model.toJson());
         }
-    }
-
-    /** Checks the budget flags before any data is read; true if the run spends from a budget file. */
-    private boolean budgetFlags(AlgorithmSpec alg, boolean onSpark) {
-        if (!budgetFile.given()) {
-            return false;
-        }
-        if (!alg.isPrivate()) {
-            throw Checks.fail("--budget-file", "absent for " + algorithm + " (it makes no privacy claim)",
-                    budgetFile.file);
-        }
-        if (onSpark) {
-            throw Checks.fail("--budget-file", "absent with --engine spark (not supported there yet)", budgetFile.file);
-        }
-        OutputPaths.check("--budget-file", budgetFile.file, data, testData);
-        return true;
     }
 
     /** The release's line in a budget file. */
@@ -284,35 +271,6 @@ final class TrainCommand implements Callable<Integer> {
         return out;
     }
 
-    /** The private release and held-out metrics of a Spark run, in a stable key order. */
-    Map<String, Object> release(OptimizationResult r, Loss lossFn, Double testAccuracy, double testLoss, long testRows,
-            double seconds) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("algorithm", algorithm);
-        out.put("loss", lossFn.name());
-        Json.putEpsilon(out, "epsilon", r.privacy().epsilon());
-        out.put("epsilon_lower", Json.finiteOrNull(r.privacy().epsilonLower()));
-        out.put("delta", Json.finiteOrNull(r.privacy().delta()));
-        out.put("accountant", r.privacy().accountant());
-        out.put("relation", r.privacy().relation().toString());
-        out.put("noise", r.noise());
-        out.put("parameters", r.parameters().asMap());
-        out.put("privacy", r.privacy().toString());
-        if (testAccuracy != null) {
-            out.put("test_accuracy", testAccuracy);
-        }
-        out.put("test_loss", Json.finiteOrNull(testLoss));
-        if (testData != null) {
-            out.put("test_rows", testRows);
-        }
-        out.put("test_note", TEST_NOTE);
-        out.put("seconds", seconds);
-        if (seed != null) {
-            out.put("seed", seed);
-        }
-        return out;
-    }
-
     private static List<Long> labels(double[] classes) {
         List<Long> l = new ArrayList<>();
         for (double c : classes) {
@@ -370,6 +328,7 @@ final class TrainCommand implements Callable<Integer> {
         }
         Checks.epsilon("--epsilon", epsilon);
         Checks.delta("--delta", delta);
+        TrainLimits.epsilon(epsilon);
         return PrivacyBudget.of(epsilon, delta);
     }
 

@@ -205,6 +205,20 @@ public final class DatasetIO {
     }
 
     /**
+     * Refuses a dense n × d matrix that would not fit in a quarter of the heap (it is copied once more when
+     * the dataset is built), before allocating it.
+     */
+    private static void requireDenseFits(Path path, long rows, long dimension) {
+        long limit = Runtime.getRuntime().maxMemory() / 4;
+        double bytes = 8.0 * rows * (dimension + 1);
+        if (bytes > limit) {
+            throw Checks.fail("dense matrix of " + path + " (" + rows + " rows x " + dimension + " features)",
+                    String.format("at most %d MB, a quarter of this JVM's heap (declare a smaller --dimension or "
+                            + "raise -Xmx)", limit >> 20), String.format("%.0f MB", bytes / (1 << 20)));
+        }
+    }
+
+    /**
      * Reads LIBSVM sparse format ({@code label idx:val idx:val ...}, 1-based indices) into a dense
      * dataset of the <em>declared</em> dimension: the number of features is a public constant, never the
      * largest index present (one record with a unique index would otherwise change the model's length).
@@ -267,6 +281,7 @@ public final class DatasetIO {
         if (maxIndex > d) {
             throw Checks.fail("largest feature index in " + path, "at most dimension " + d, maxIndex);
         }
+        requireDenseFits(path, labelsAndPairs.size(), d);
         List<double[]> rows = new ArrayList<>();
         for (int r = 0; r < labelsAndPairs.size(); r++) {
             double[] row = new double[d + 1];
