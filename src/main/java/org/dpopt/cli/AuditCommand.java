@@ -72,6 +72,9 @@ final class AuditCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress bar.")
     boolean quiet;
 
+    /** Most audit runs: the validation's largest audit. */
+    static final int MAX_RUNS = 1_000_000;
+
     @Override
     public Integer call() {
         // every check before any run, so that bad input writes nothing
@@ -79,7 +82,12 @@ final class AuditCommand implements Callable<Integer> {
             throw Checks.fail("--algorithm", "one of " + Audits.algorithms(), algorithm);
         }
         Checks.epsilon("--epsilon", epsilon);
+        TrainLimits.epsilon(epsilon);
         Checks.atLeast("--runs", runs, 8);
+        if (runs > MAX_RUNS) {
+            throw Checks.fail("--runs", "at most " + MAX_RUNS + " (more would run for hours and hold every run's "
+                    + "statistics in memory)", runs);
+        }
         if (runs % 2 != 0) {
             throw Checks.fail("--runs", "even (half on each dataset)", runs);
         }

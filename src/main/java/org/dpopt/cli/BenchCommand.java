@@ -29,7 +29,14 @@ final class BenchCommand implements Callable<Integer> {
         if (s == null) {
             throw Checks.fail("--suite", "one of " + BenchSuites.all().keySet(), suite);
         }
-        java.nio.file.Files.createDirectories(out);
+        if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
+            throw Checks.fail("--out", "a directory", out);
+        }
+        try {
+            java.nio.file.Files.createDirectories(out);
+        } catch (java.io.IOException e) {
+            throw Checks.fail("--out", "a directory that can be created", out + " (" + e.getMessage() + ")");
+        }
         Map<String, Object> summary = s.run(out, quick, spec.commandLine().getErr());
         PrintWriter o = spec.commandLine().getOut();
         if (json) {

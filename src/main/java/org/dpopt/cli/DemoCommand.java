@@ -41,8 +41,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (runs < 1) {
-            throw org.dpopt.linalg.Checks.fail("--runs", "at least 1", runs);
+        if (runs < 1 || runs > 1000) {
+            throw org.dpopt.linalg.Checks.fail("--runs", "in [1, 1000] (more would run for hours)", runs);
         }
         Splits.Split split = BundledDatasets.split(dataset);
         Problem problem = Problem.of(split.train(), Losses.logistic());

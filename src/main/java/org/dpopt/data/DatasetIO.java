@@ -67,15 +67,16 @@ public final class DatasetIO {
 
     /**
      * Reads CSV text: comma-separated numbers, label in the last column; a first line that does not
-     * parse as numbers is taken as a header. Blank lines are skipped.
+     * parse as numbers is taken as a header. Blank lines are skipped; a leading byte-order mark and CRLF
+     * line ends are accepted.
      */
     public static ReadResult readCsv(Reader reader, String source, double rowNormBound, RowNormPolicy policy) {
         Checks.positive("rowNormBound", rowNormBound);
         List<double[]> rows = new ArrayList<>();
         int width = parseCsv(reader, source, rows);
         if (width < 2) {
-            throw new IllegalArgumentException(source + " must have at least 2 columns (features, label) but had "
-                    + width);
+            throw new IllegalArgumentException(source + " must have at least 2 columns (features, label) but was "
+                    + width + " column" + (width == 1 ? "" : "s"));
         }
         return build(rows, width - 1, rowNormBound, policy, source);
     }
@@ -157,6 +158,9 @@ public final class DatasetIO {
             int lineNo = 0;
             while ((line = br.readLine()) != null) {
                 lineNo++;
+                if (lineNo == 1 && line.startsWith("\uFEFF")) {
+                    line = line.substring(1); // a UTF-8 byte-order mark is not part of the first cell
+                }
                 String t = line.strip();
                 if (t.isEmpty()) {
                     continue;
@@ -185,7 +189,7 @@ public final class DatasetIO {
                 }
                 if (parts.length != width) {
                     throw new IllegalArgumentException(source + " line " + lineNo + " must have "
-                            + width + " columns but had " + parts.length);
+                            + width + " columns but was " + parts.length + " columns");
                 }
                 for (int k = 0; k < v.length; k++) {
                     if (!Double.isFinite(v[k])) {
@@ -199,7 +203,7 @@ public final class DatasetIO {
             throw new UncheckedIOException(e);
         }
         if (rows.isEmpty()) {
-            throw new IllegalArgumentException(source + " must contain at least one data row but had 0");
+            throw new IllegalArgumentException(source + " must contain at least one data row but was empty");
         }
         return width;
     }
@@ -236,7 +240,7 @@ public final class DatasetIO {
             int lineNo = 0;
             while ((line = br.readLine()) != null) {
                 lineNo++;
-                String t = line.strip();
+                String t = (lineNo == 1 && line.startsWith("\uFEFF") ? line.substring(1) : line).strip();
                 if (t.isEmpty() || t.startsWith("#")) {
                     continue;
                 }
@@ -275,7 +279,7 @@ public final class DatasetIO {
             throw new UncheckedIOException("cannot read " + path + ": " + e.getMessage(), e);
         }
         if (labelsAndPairs.isEmpty()) {
-            throw new IllegalArgumentException(path + " must contain at least one data row but had 0");
+            throw new IllegalArgumentException(path + " must contain at least one data row but was empty");
         }
         int d = dimension;
         if (maxIndex > d) {
