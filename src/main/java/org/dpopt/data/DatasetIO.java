@@ -75,8 +75,8 @@ public final class DatasetIO {
         List<double[]> rows = new ArrayList<>();
         int width = parseCsv(reader, source, rows);
         if (width < 2) {
-            throw new IllegalArgumentException(source + " must have at least 2 columns (features, label) but was "
-                    + width + " column" + (width == 1 ? "" : "s"));
+            throw new IllegalArgumentException(source + " must be a table of at least 2 columns (features, label) but was "
+                    + width + " column" + (width == 1 ? "" : "s") + " wide");
         }
         return build(rows, width - 1, rowNormBound, policy, source);
     }
@@ -188,8 +188,8 @@ public final class DatasetIO {
                     width = parts.length;
                 }
                 if (parts.length != width) {
-                    throw new IllegalArgumentException(source + " line " + lineNo + " must have "
-                            + width + " columns but was " + parts.length + " columns");
+                    throw new IllegalArgumentException(source + " line " + lineNo + " must be "
+                            + width + " columns wide but was " + parts.length + " columns");
                 }
                 for (int k = 0; k < v.length; k++) {
                     if (!Double.isFinite(v[k])) {
@@ -203,7 +203,7 @@ public final class DatasetIO {
             throw new UncheckedIOException(e);
         }
         if (rows.isEmpty()) {
-            throw new IllegalArgumentException(source + " must contain at least one data row but was empty");
+            throw new IllegalArgumentException(source + " must be a file with at least one data row but was empty");
         }
         return width;
     }
@@ -279,7 +279,7 @@ public final class DatasetIO {
             throw new UncheckedIOException("cannot read " + path + ": " + e.getMessage(), e);
         }
         if (labelsAndPairs.isEmpty()) {
-            throw new IllegalArgumentException(path + " must contain at least one data row but was empty");
+            throw new IllegalArgumentException(path + " must be a file with at least one data row but was empty");
         }
         int d = dimension;
         if (maxIndex > d) {

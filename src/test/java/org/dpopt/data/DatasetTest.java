@@ -95,7 +95,7 @@ class DatasetTest {
         assertTrue(e.getMessage().startsWith("f.csv line 2 must be numeric"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> DatasetIO.readCsv(
                 new StringReader("0.1,0.2,1\n0.1,1\n"), "f.csv", 1, DatasetIO.RowNormPolicy.REJECT));
-        assertTrue(e.getMessage().contains("must have 3 columns but was 2 columns"), e.getMessage());
+        assertTrue(e.getMessage().contains("must be 3 columns wide but was 2 columns"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> DatasetIO.readCsv(
                 new StringReader("0.1,NaN,1\n"), "f.csv", 1, DatasetIO.RowNormPolicy.REJECT));
         assertTrue(e.getMessage().contains("must be finite but was NaN"), e.getMessage());
