@@ -34,7 +34,7 @@ final class ApproximateObjectivePerturbationSpec implements AlgorithmSpec {
     @Override
     public PrivateOptimizer build(TrainArgs a) {
         ApproximateObjectivePerturbation.Builder b = ApproximateObjectivePerturbation.builder()
-                .diagnostics(a.diagnostics());
+                .runOptions(a.runOptions());
         if (a.has(Flag.L2)) {
             b.lambda(a.get(Flag.L2));
         }

@@ -107,7 +107,7 @@ final class AuditCommand implements Callable<Integer> {
         AuditTarget target = d.at(epsilon);
         PrintWriter err = spec.commandLine().getErr();
         boolean show = !quiet && (progress || System.console() != null);
-        ProgressBar bar = new ProgressBar(err, show);
+        ProgressBar bar = new ProgressBar(err, show, "runs");
         AuditResult r = OptimizerAudit.run(target, m, new OptimizerAudit.Settings(runs, alpha, seed), bar);
         bar.finish();
         Map<String, Object> o = json(r);
@@ -275,50 +275,5 @@ final class AuditCommand implements Callable<Integer> {
 
     private static String fmt(double x) {
         return x == Math.rint(x) ? Long.toString((long) x) : Double.toString(x);
-    }
-
-    /** A one-line progress bar on stderr: runs done, rate, ETA; redrawn at most ten times a second. */
-    static final class ProgressBar implements OptimizerAudit.Progress {
-        private final PrintWriter err;
-        private final boolean show;
-        private final long start = System.nanoTime();
-        private long lastDraw;
-        private boolean drawn;
-
-        ProgressBar(PrintWriter err, boolean show) {
-            this.err = err;
-            this.show = show;
-        }
-
-        @Override
-        public void update(long done, long total) {
-            if (!show) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (done < total && now - lastDraw < 100_000_000L) {
-                return;
-            }
-            lastDraw = now;
-            err.print("\r" + line(done, total, (now - start) / 1e9));
-            err.flush();
-            drawn = true;
-        }
-
-        static String line(long done, long total, double seconds) {
-            int width = 30;
-            int filled = (int) (width * done / Math.max(1, total));
-            double rate = seconds > 0 ? done / seconds : 0;
-            double eta = rate > 0 ? (total - done) / rate : Double.NaN;
-            return "[" + "=".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total + " runs  "
-                    + String.format("%.0f runs/s  ETA %s", rate, Double.isNaN(eta) ? "?" : String.format("%.0fs", eta));
-        }
-
-        void finish() {
-            if (drawn) {
-                err.println();
-                err.flush();
-            }
-        }
     }
 }

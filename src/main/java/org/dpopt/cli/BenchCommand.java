@@ -22,6 +22,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "bench-results") Path out;
     @Option(names = "--json") boolean json;
     @Option(names = "--quick", description = "Smaller sizes (for smoke tests).") boolean quick;
+    @Option(names = "--progress", description = "Progress messages on stderr even when it is not a terminal.")
+    boolean progress;
+    @Option(names = "--quiet", description = "No progress messages.") boolean quiet;
 
     @Override
     public Integer call() throws Exception {
@@ -37,7 +40,12 @@ final class BenchCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw Checks.fail("--out", "a directory that can be created", out + " (" + e.getMessage() + ")");
         }
-        Map<String, Object> summary = s.run(out, quick, spec.commandLine().getErr());
+        if (progress && quiet) {
+            throw Checks.fail("--progress", "absent with --quiet", true);
+        }
+        PrintWriter log = ProgressBar.wanted(progress, quiet) ? spec.commandLine().getErr()
+                : new PrintWriter(java.io.Writer.nullWriter());
+        Map<String, Object> summary = s.run(out, quick, log);
         PrintWriter o = spec.commandLine().getOut();
         if (json) {
             o.println(Json.write(new java.util.LinkedHashMap<>(summary)));

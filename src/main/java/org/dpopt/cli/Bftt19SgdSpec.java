@@ -38,7 +38,7 @@ final class Bftt19SgdSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        Bftt19Sgd.Builder b = Bftt19Sgd.builder().diagnostics(a.diagnostics());
+        Bftt19Sgd.Builder b = Bftt19Sgd.builder().runOptions(a.runOptions());
         if (a.has(Flag.ACCOUNTANT)) {
             b.accountant(Accountants.byName(a.get(Flag.ACCOUNTANT)));
         }

@@ -37,7 +37,7 @@ final class DpSgdSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        NoisySgd.Builder b = NoisySgd.builder().diagnostics(a.diagnostics());
+        NoisySgd.Builder b = NoisySgd.builder().runOptions(a.runOptions());
         if (a.has(Flag.EPOCHS)) {
             b.epochs(a.get(Flag.EPOCHS));
         }

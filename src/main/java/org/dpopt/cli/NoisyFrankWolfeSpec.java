@@ -30,6 +30,6 @@ final class NoisyFrankWolfeSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        return NoisyFrankWolfe.builder().diagnostics(a.diagnostics()).build();
+        return NoisyFrankWolfe.builder().runOptions(a.runOptions()).build();
     }
 }

@@ -35,6 +35,6 @@ final class NoisySfwSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        return NoisyStochasticFrankWolfe.builder().diagnostics(a.diagnostics()).build();
+        return NoisyStochasticFrankWolfe.builder().runOptions(a.runOptions()).build();
     }
 }

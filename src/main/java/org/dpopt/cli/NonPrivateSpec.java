@@ -36,7 +36,7 @@ final class NonPrivateSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        NonPrivateSgd.Builder b = NonPrivateSgd.builder().diagnostics(a.diagnostics());
+        NonPrivateSgd.Builder b = NonPrivateSgd.builder().runOptions(a.runOptions());
         if (a.has(Flag.EPOCHS)) {
             b.epochs(a.get(Flag.EPOCHS));
         }

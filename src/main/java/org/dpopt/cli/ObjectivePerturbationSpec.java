@@ -32,7 +32,7 @@ final class ObjectivePerturbationSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        ObjectivePerturbation.Builder b = ObjectivePerturbation.builder().diagnostics(a.diagnostics());
+        ObjectivePerturbation.Builder b = ObjectivePerturbation.builder().runOptions(a.runOptions());
         if (a.has(Flag.L2)) {
             b.lambda(a.get(Flag.L2));
         }

@@ -34,7 +34,7 @@ final class PgMirrorDescentSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        ProximallyGuidedMirrorDescent.Builder b = ProximallyGuidedMirrorDescent.builder().diagnostics(a.diagnostics());
+        ProximallyGuidedMirrorDescent.Builder b = ProximallyGuidedMirrorDescent.builder().runOptions(a.runOptions());
         if (a.has(Flag.P)) {
             b.p(a.get(Flag.P));
         }

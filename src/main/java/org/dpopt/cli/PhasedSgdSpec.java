@@ -51,7 +51,7 @@ final class PhasedSgdSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        PhasedSgd.Builder b = PhasedSgd.builder().diagnostics(a.diagnostics())
+        PhasedSgd.Builder b = PhasedSgd.builder().runOptions(a.runOptions())
                 .accountant(replaceOneAccountant(a.get(Flag.ACCOUNTANT)));
         if (a.has(Flag.LEARNING_RATE)) {
             b.baseStepSize(a.get(Flag.LEARNING_RATE));

@@ -44,7 +44,7 @@ final class ProxSgdSpec implements AlgorithmSpec {
     public PrivateOptimizer build(TrainArgs a) {
         boolean practical = a.has(Flag.EPOCHS) || a.has(Flag.BATCH_SIZE) || a.has(Flag.CLIP_NORM)
                 || a.has(Flag.LEARNING_RATE) || !a.has(Flag.RADIUS);
-        ProxSgd.Builder prox = ProxSgd.builder().diagnostics(a.diagnostics());
+        ProxSgd.Builder prox = ProxSgd.builder().runOptions(a.runOptions());
         if (practical) {
             NoisySgd.Builder b = NoisySgd.builder().epochs(a.or(Flag.EPOCHS, 5.0))
                     .accountant(Accountants.byName(a.get(Flag.ACCOUNTANT)));

@@ -2,6 +2,8 @@ package org.dpopt.cli;
 
 import java.util.Map;
 import org.dpopt.linalg.Checks;
+import org.dpopt.optim.core.ReleaseObserver;
+import org.dpopt.optim.core.RunOptions;
 
 /**
  * The hyperparameter flags given to {@code dpopt train} (absent flags are null), the loss name, and
@@ -10,13 +12,25 @@ import org.dpopt.linalg.Checks;
  * @param values given flags and their values
  * @param loss the loss name (default per algorithm)
  * @param diagnostics whether {@code --diagnostics} was given
+ * @param observer sees the run's noisy releases (a progress bar), never changes them
  */
-record TrainArgs(Map<Flag<?>, Object> values, String loss, boolean diagnostics) {
+record TrainArgs(Map<Flag<?>, Object> values, String loss, boolean diagnostics, ReleaseObserver observer) {
 
     /** Copies. */
     TrainArgs {
         values = Map.copyOf(values);
         Checks.notNull("loss", loss);
+        Checks.notNull("observer", observer);
+    }
+
+    /** Without an observer. */
+    TrainArgs(Map<Flag<?>, Object> values, String loss, boolean diagnostics) {
+        this(values, loss, diagnostics, ReleaseObserver.NONE);
+    }
+
+    /** The run options of every optimizer built from these flags. */
+    RunOptions runOptions() {
+        return RunOptions.DEFAULT.withDiagnostics(diagnostics).withObserver(observer);
     }
 
     /** The value of a flag, or null if it was not given. */

@@ -115,12 +115,21 @@ final class TrainCommand implements Callable<Integer> {
     boolean rejectLongRows;
     @Mixin
     BudgetOptions budgetFile;
+    @Option(names = "--progress", description = "Show the progress bar (noisy releases done, rate, ETA) on stderr even "
+            + "when it is not a terminal.")
+    boolean progress;
+    @Option(names = "--quiet", description = "No progress bar.")
+    boolean quiet;
 
     @Override
     public Integer call() throws IOException {
         AlgorithmSpec alg = AlgorithmSpecs.get(algorithm);
         boolean onSpark = engine();
-        TrainArgs args = new TrainArgs(givenFlags(alg), loss != null ? loss : alg.defaultLoss(), diagnostics);
+        if (progress && quiet) {
+            throw Checks.fail("--progress", "absent with --quiet", true);
+        }
+        ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), ProgressBar.wanted(progress, quiet), "releases");
+        TrainArgs args = new TrainArgs(givenFlags(alg), loss != null ? loss : alg.defaultLoss(), diagnostics, bar);
         if (onSpark) {
             args = SparkTrainCall.sparkArgs(alg, args);
         }
@@ -155,8 +164,10 @@ final class TrainCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         RunPlan plan = opt.plan(problem.shape(), budget);
         TrainLimits.steps(plan, args.get(Flag.EPOCHS));
+        bar.plan(plan.statement());
         try (BudgetOptions.Hold hold = budgeted ? budgetFile.reserve(plan, releaseName()) : null) {
             OptimizationResult r = opt.run(problem, plan, rng);
+            bar.finish();
             double seconds = (System.nanoTime() - t0) / 1e9;
             Model model = Model.fromRun(r, problem, rowNormBound, setup.classes(), setup.notes());
             Map<String, Object> out = release(r, model, problem, test, seconds);

@@ -30,6 +30,6 @@ final class VrFrankWolfeSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        return VarianceReducedFrankWolfe.builder().diagnostics(a.diagnostics()).build();
+        return VarianceReducedFrankWolfe.builder().runOptions(a.runOptions()).build();
     }
 }
