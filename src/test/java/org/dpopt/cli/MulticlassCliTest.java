@@ -79,7 +79,7 @@ class MulticlassCliTest {
                 file(dir, "k3.csv", i -> Integer.toString(i % 3)).toString(), "--epsilon", "1", "--delta", "1e-5",
                 "--model-out", m.toString());
         assertEquals(2, phased.code(), phased.err());
-        assertTrue(phased.err().startsWith("dpopt: loss must be a single-score loss for phased-sgd"), phased.err());
+        assertTrue(phased.err().startsWith("dpopt: --loss must be a single-score loss for phased-sgd"), phased.err());
         assertFalse(Files.exists(m), "nothing written");
     }
 
