@@ -208,6 +208,18 @@ public final class DatasetIO {
         return width;
     }
 
+    /** Refuses a LIBSVM line that names a feature twice (which value would count is ambiguous). */
+    private static void requireDistinct(int[] idx, Path path, int lineNo) {
+        int[] sorted = idx.clone();
+        java.util.Arrays.sort(sorted);
+        for (int k = 1; k < sorted.length; k++) {
+            if (sorted[k] == sorted[k - 1]) {
+                throw Checks.fail("feature indices of " + path + " line " + lineNo, "distinct", "index "
+                        + sorted[k] + " twice");
+            }
+        }
+    }
+
     /**
      * Refuses a dense n × d matrix that would not fit in a quarter of the heap (it is copied once more when
      * the dataset is built), before allocating it.
@@ -266,6 +278,7 @@ public final class DatasetIO {
                     throw new IllegalArgumentException(path + " line " + lineNo
                             + " must be 'label index:value ...' but was '" + abbreviate(t) + "'");
                 }
+                requireDistinct(idx, path, lineNo);
                 for (double v : vals) {
                     if (!Double.isFinite(v)) {
                         throw new IllegalArgumentException(path + " line " + lineNo
@@ -310,6 +323,10 @@ public final class DatasetIO {
             System.arraycopy(r, 0, x[i], 0, d);
             y[i] = r[d];
             double norm = projectOntoBall(x[i], d, bound, policy);
+            if (!Double.isFinite(norm)) {
+                throw Checks.fail("norm of row " + i + " in " + source, "finite (the squares of its values overflow a "
+                        + "double; rescale the features)", norm);
+            }
             if (norm > bound) {
                 if (policy == RowNormPolicy.REJECT) {
                     throw new IllegalArgumentException("norm of row " + i + " in " + source

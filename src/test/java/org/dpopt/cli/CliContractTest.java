@@ -93,6 +93,19 @@ class CliContractTest {
         {"train --algorithm dp-sgd --epsilon 1 --delta 1e-5 --format libsvm --dimension 1000000000 --data @ok.libsvm",
             "dense matrix of @ok.libsvm"},
         {"train --algorithm non-private --epsilon 1 --data @t.csv", "--epsilon must be absent for non-private"},
+        {"train --algorithm dp-sgd --epsilon 1 --delta 1e-5 --data @huge.csv", "norm of row 300 in @huge.csv must be finite"},
+        {"train --algorithm dp-sgd --epsilon 1 --delta 1e-5 --format libsvm --dimension 2 --data @dup.libsvm",
+            "feature indices of @dup.libsvm line 1 must be distinct"},
+        {TRAIN.replace("@t.csv", "@half.csv") + "--loss logistic", "label of row 1 of --data must be 0 or 1"},
+        {TRAIN.replace("@t.csv", "@three.csv") + "--loss logistic", "label of row 2 of --data must be 0 or 1"},
+        {TRAIN.replace("@t.csv", "@mixed.csv"), "labels of --data must be integers 0..k-1"},
+        {TRAIN.replace("@t.csv", "@single.csv"), "labels of --data must be at least two different classes"},
+        {TRAIN + "--sampler truncated-poisson --batch-size 10 --max-batch-size 5", "--max-batch-size must be at least"},
+        {TRAIN + "--max-batch-size 50", "--max-batch-size must be used only with --sampler truncated-poisson"},
+        {TRAIN + "--engine spark --budget-file @b.txt --total-epsilon 1 --total-delta 1e-5",
+            "--budget-file must be absent with --engine spark"},
+        {TRAIN + "--progress --quiet", "--progress must be absent with --quiet"},
+        {"bench --suite samplers --progress --quiet", "--progress must be absent with --quiet"},
         {"train --algorithm prox-sgd --epsilon 1 --delta 1e-5 --data @t.csv --epochs 1e8", "--epochs must be"},
         {"train --algorithm noisy-frank-wolfe --epsilon 1 --delta 1e-5 --data @t.csv --epochs 2",
             "--epochs must be absent for noisy-frank-wolfe"},
@@ -166,8 +179,24 @@ class CliContractTest {
         Files.writeString(dir.resolve("ok.libsvm"), "1 1:0.5 2:0.1\n0 1:0.1 2:0.2\n1 1:0.3\n0 2:0.3\n");
         Files.writeString(dir.resolve("big.libsvm"), "1 1:0.5 2:0.1\n0 1:0.1 1000000000:0.2\n");
         Files.writeString(dir.resolve("existing.json"), "keep me\n");
+        Files.writeString(dir.resolve("huge.csv"), text + "1e308,1e308,1\n");
+        Files.writeString(dir.resolve("dup.libsvm"), "1 1:0.5 1:0.1\n0 1:0.1 2:0.2\n1 1:0.3\n0 2:0.3\n");
+        labels("half.csv", "0", "0.5");
+        labels("three.csv", "0", "1", "2");
+        labels("mixed.csv", "0", "1", "-1");
+        labels("single.csv", "1");
         CliTest.json(CliTest.run("train", "--algorithm", "dp-sgd", "--epsilon", "1", "--delta", "1e-5", "--epochs", "1",
                 "--data", t.toString(), "--seed", "1", "--model-out", dir.resolve("m.json").toString(), "--json"));
+    }
+
+    /** A 60-row file whose labels cycle through the given ones. */
+    private static void labels(String name, String... cycle) throws IOException {
+        StringBuilder sb = new StringBuilder("x1,x2,label\n");
+        for (int i = 0; i < 60; i++) {
+            sb.append((i % 10) / 20.0).append(',').append((i % 7) / 20.0).append(',').append(cycle[i % cycle.length])
+                    .append('\n');
+        }
+        Files.writeString(dir.resolve(name), sb.toString());
     }
 
     /** The arguments of a row; an option given again replaces its earlier value (rows vary a base line). */
