@@ -55,8 +55,10 @@ class BudgetLedgerTest {
 
     @Test
     void theLastOfTheBudgetCannotBeSpentTwice() {
+        // a budget of exactly one run's epsilon (certified at delta 1e-6, so at the budget's 1e-5 it spends less)
         BudgetLedger.Entry run = sgdRun("a");
-        BudgetLedger one = BudgetLedger.empty(run.epsilon() * 1.2, 1e-5, AR).record(run, AR);
+        BudgetLedger one = BudgetLedger.empty(run.epsilon(), 1e-5, AR).record(run, AR);
+        assertTrue(one.spentWith(run).epsilon() > run.epsilon(), one.spentWith(run).toString());
         assertThrows(IllegalArgumentException.class, () -> one.record(run, AR));
         assertEquals(0, BudgetLedger.empty(1, 1e-5, AR).spent().epsilon());
     }
