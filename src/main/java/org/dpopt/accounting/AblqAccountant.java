@@ -34,15 +34,7 @@ import org.dpopt.linalg.Checks;
  */
 public final class AblqAccountant implements PrivacyAccountant {
 
-    /** Which side of the true privacy curve a number is on. */
-    public enum Bound {
-        /** A valid guarantee. */
-        UPPER,
-        /** Optimistic: the true value is at least this (not a guarantee). */
-        LOWER
-    }
-
-    /** PLD grid spacing for Poisson upper bounds (paper D's code: 1e-3, connect-the-dots). */
+    /** PLD grid spacing for Poisson upper bounds (1e-3 with connect-the-dots rounding, as in Chua et al. 2024's accounting). */
     public static final double PLD_DISCRETIZATION = 1e-3;
     /** Finer grid for the optimistic (floor-rounded) Poisson lower bound, whose error grows like T·h. */
     public static final double PLD_LOWER_DISCRETIZATION = 1e-4;
@@ -352,7 +344,7 @@ public final class AblqAccountant implements PrivacyAccountant {
             notes.addAll(r.notes());
             notes.add("Poisson events accounted by " + poisson.name());
         }
-        return new PrivacyReport(eps, lower, delta, name(), relation, DpEvents.normalize(event), "upper", notes);
+        return new PrivacyReport(eps, lower, delta, name(), relation, DpEvents.normalize(event), Bound.UPPER, notes);
     }
 
     /**

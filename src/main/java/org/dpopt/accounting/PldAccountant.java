@@ -230,7 +230,7 @@ public final class PldAccountant implements PrivacyAccountant {
             up = u.epsilon();
             low = lowerEpsilon(e, delta, up, notes);
         }
-        return new PrivacyReport(up, Math.min(low, up), delta, name(), relation, event, "upper", dedupe(notes));
+        return new PrivacyReport(up, Math.min(low, up), delta, name(), relation, event, Bound.UPPER, dedupe(notes));
     }
 
     // ------------------------------------------------------------------ upper bounds with guards

@@ -511,6 +511,6 @@ public final class RdpAccountant implements PrivacyAccountant {
             notes.add("WARNING: optimal RDP order " + e.order()
                     + " is at the edge of the order grid; epsilon may be loose - extend the grid");
         }
-        return new PrivacyReport(e.epsilon(), Double.NaN, delta, name(), relation, event, "upper", notes);
+        return new PrivacyReport(e.epsilon(), Double.NaN, delta, name(), relation, event, Bound.UPPER, notes);
     }
 }

@@ -326,7 +326,7 @@ final class AccountCommand implements Callable<Integer> {
         try {
             if (lower) {
                 if (acc instanceof AblqAccountant ablq) {
-                    z = ablq.noiseMultiplier(plan.family(), e, d, AblqAccountant.Bound.LOWER, 1e-6);
+                    z = ablq.noiseMultiplier(plan.family(), e, d, org.dpopt.accounting.Bound.LOWER, 1e-6);
                 } else {
                     throw Checks.fail("--bound", "upper for calibration with --accountant " + acc.name()
                             + " (the optimistic calibration is implemented for ablq)", bound);
