@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SparkTrainCliTest {
 
-    private static String[] args(Path data, Path model, String engine, String... extra) {
+    static String[] args(Path data, Path model, String engine, String... extra) {
         List<String> a = new java.util.ArrayList<>(List.of("train", "--data", data.toString(), "--epsilon", "1",
                 "--delta", "1e-5", "--model-out", model.toString(), "--json", "--engine", engine));
         if (engine.equals("spark")) {
@@ -31,7 +31,7 @@ class SparkTrainCliTest {
     }
 
     /** A model file's weights, score by score, then its intercepts. */
-    private static double[] model(Path p) {
+    static double[] model(Path p) {
         Model m = Model.load(p);
         java.util.stream.DoubleStream.Builder b = java.util.stream.DoubleStream.builder();
         for (double[] w : m.weights()) {
@@ -50,7 +50,7 @@ class SparkTrainCliTest {
      * The in-memory run on memoryData and the Spark run on sparkData (the same rows) with the same flags
      * (plus sparkOnly): the same model to 1e-9, the same report and held-out metrics. Returns the Spark run.
      */
-    private static CliTest.Run sameRun(Path dir, Path memoryData, Path sparkData, List<String> sparkOnly,
+    static CliTest.Run sameRun(Path dir, Path memoryData, Path sparkData, List<String> sparkOnly,
             String... algorithmFlags) throws Exception {
         Path mm = dir.resolve("memory.json");
         Path ms = dir.resolve("spark.json");
