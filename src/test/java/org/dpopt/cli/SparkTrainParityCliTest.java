@@ -122,11 +122,12 @@ class SparkTrainParityCliTest {
             {"--algorithm", "dp-sgd", "--no-intercept", "--intercept-scale", "0.5"},
             {"--algorithm", "dp-sgd", "--intercept-scale", "-1"},
             {"--algorithm", "dp-sgd", "--loss", "multinomial", "--classes", "2"},
+            {"--algorithm", "dp-sgd", "--test-data", two.toString()},
         };
-        Path[] files = {three, three, two, mixed, one, three, three, three, three};
+        Path[] files = {three, three, two, mixed, one, three, three, three, three, CliTest.trainFile(dir)};
         String[] expect = {"but was multinomial", "but was multinomial", "label of row 3 of --data",
             "in the encoding of row 0", "at least two different classes", "label of row", "--intercept-scale",
-            "--intercept-scale", "label of row"};
+            "--intercept-scale", "label of row", "label of row 3 of --test-data"};
         for (int k = 0; k < flags.length; k++) {
             CliTest.Run rm = CliTest.run(SparkTrainCliTest.args(files[k], model, "memory", flags[k]));
             CliTest.Run rs = CliTest.run(SparkTrainCliTest.args(files[k], model, "spark", flags[k]));
