@@ -102,8 +102,7 @@ public final class Model {
      */
     public static Model fromRun(OptimizationResult result, Problem problem, double rowNormBound, double[] classes,
             List<String> notes) {
-        Checks.notNull("problem", problem);
-        return fromRun(result, problem.shape(), rowNormBound, classes, notes);
+        return fromRun(result, Checks.notNull("problem", problem).shape(), rowNormBound, classes, notes);
     }
 
     /**
@@ -114,11 +113,10 @@ public final class Model {
             List<String> notes) {
         Checks.notNull("result", result);
         Checks.notNull("notes", notes);
-        Checks.notNull("shape", shape);
-        Loss l = shape.loss();
+        Loss l = Checks.notNull("shape", shape).loss();
         int m = l.outputs();
         int cols = shape.dimension();
-        int d = shape.hasIntercept() ? cols - 1 : cols;
+        int d = cols - (shape.hasIntercept() ? 1 : 0);
         double[] w = result.solution().data;
         Checks.vector("solution", result.solution(), shape.parameterDimension());
         double[][] ws = new double[m][d];
@@ -389,11 +387,7 @@ public final class Model {
     }
 
     private static double[][] deepCopy(double[][] a) {
-        double[][] out = new double[a.length][];
-        for (int i = 0; i < a.length; i++) {
-            out[i] = a[i].clone();
-        }
-        return out;
+        return Arrays.stream(a).map(double[]::clone).toArray(double[][]::new);
     }
 
     @Override

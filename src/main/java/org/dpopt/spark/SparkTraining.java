@@ -132,14 +132,13 @@ public final class SparkTraining {
      * {@code accuracy} (on the executors), and the mean loss of w on the rows (x, c) with the intercept's
      * constant c (0: none). The rows are released afterwards.
      *
-     * @param modelJson the model file's text (for a classifier), or null
+     * @param modelJson the model file's text (a classifier's: its accuracy is computed), or null (regression)
      */
     public static Evaluation evaluate(DistributedData test, Loss loss, double interceptScale, DMatrixRMaj w,
             String modelJson) {
         Checks.notNull("test", test);
         long rows = test.rows();
-        Double acc = loss.isClassification() ? (double) test.correct(Checks.notNull("modelJson", modelJson)) / rows
-                : null;
+        Double acc = modelJson != null ? (double) test.correct(modelJson) / rows : null;
         DistributedData t = interceptScale > 0 ? test.withConstantColumn(interceptScale) : test;
         double testLoss = new SparkBatches(t, loss, null).empiricalRisk(w);
         t.unpersist();

@@ -72,6 +72,8 @@ class SparkTrainCliTest {
             den += a[j] * a[j];
         }
         assertTrue(Math.sqrt(num) <= 1e-9 * Math.sqrt(den), "relative error " + Math.sqrt(num / den));
+        System.out.println("spark vs memory " + String.join(" ", algorithmFlags) + ": relative error "
+                + Math.sqrt(num / den));
         for (String k : List.of("algorithm", "loss", "classes", "fit_intercept", "epsilon", "epsilon_lower", "delta",
                 "accountant", "relation", "noise", "parameters", "privacy", "test_accuracy", "test_rows")) {
             assertEquals(m.get(k), s.get(k), k);
