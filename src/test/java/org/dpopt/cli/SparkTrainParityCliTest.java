@@ -106,6 +106,16 @@ class SparkTrainParityCliTest {
     }
 
     @Test
+    void regressionRunAsInMemory(@TempDir Path dir) throws Exception {
+        Path data = CliTest.trainFile(dir);
+        JsonNode j = CliTest.json(SparkTrainCliTest.sameRun(dir, data, data, List.of(), "--algorithm", "dp-sgd",
+                "--loss", "squared", "--epochs", "1", "--seed", "2"));
+        assertFalse(j.has("classes"));
+        assertFalse(j.has("test_accuracy"));
+        assertEquals(Model.Kind.REGRESSION, Model.load(dir.resolve("spark.json")).kind());
+    }
+
+    @Test
     void labelAndInterceptRefusalsAreTheInMemoryOnesAndWriteNothing(@TempDir Path dir) throws Exception {
         Path three = threeClassFile(dir);
         Path two = labelled(dir, "two.csv", 0, 1, 1, 2, 0);
