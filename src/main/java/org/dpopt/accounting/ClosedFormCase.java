@@ -21,13 +21,13 @@ record ClosedFormCase(boolean nonPrivate, boolean trivial, double gaussianZ, dou
 
     /** The closed-form case of a normalized event, or null if it needs a PLD. */
     static ClosedFormCase of(DpEvent e) {
-        if (PldEventShapes.contains(e, NonPrivateEvent.class)) {
+        if (EventShapes.contains(e, NonPrivateEvent.class)) {
             return new ClosedFormCase(true, false, 0, 0, "non-private release");
         }
-        if (e instanceof NoOpEvent || PldEventShapes.allNoOp(e)) {
+        if (e instanceof NoOpEvent || EventShapes.allNoOp(e)) {
             return new ClosedFormCase(false, true, 0, 0, "no release");
         }
-        double precision = PldEventShapes.gaussianPrecision(e);
+        double precision = EventShapes.gaussianPrecision(e);
         if (precision > 0) {
             // an infinite precision (merged noise multiplier 0) is answered with ε = ∞, δ = 1
             return new ClosedFormCase(false, false, Double.isInfinite(precision) ? 0 : 1 / Math.sqrt(precision), 0,

@@ -293,7 +293,7 @@ public final class PldAccountant implements PrivacyAccountant {
         }
         double stat = LowerBounds.epsilon(e, delta, true);
         double[] pld = null;
-        if (PldEventShapes.releases(e) * h < upper) {
+        if (EventShapes.releases(e) * h < upper) {
             pld = evaluator.value(e, h, Rounding.FLOOR, p -> p.epsilon(delta, upper), null, null);
         }
         double v = Math.max(pld == null ? 0 : pld[0], stat);

@@ -62,7 +62,7 @@ final class PldEvaluator {
      */
     double[] value(DpEvent e, double h, Rounding r, ToDoubleFunction<PrivacyLossDistribution> value,
             ToDoubleFunction<PrivacyLossDistribution> fallback, List<String> notes) {
-        boolean symmetric = !PldEventShapes.contains(e, PoissonSampledEvent.class);
+        boolean symmetric = !EventShapes.contains(e, PoissonSampledEvent.class);
         double grid = h;
         List<PrivacyLossDistribution> lastBuilt = null;
         double lastGrid = grid;
@@ -164,7 +164,7 @@ final class PldEvaluator {
             return leaf(e, d, grid, r);
         }
         if (e instanceof SelfComposedEvent s) {
-            double precision = PldEventShapes.gaussianPrecision(e);
+            double precision = EventShapes.gaussianPrecision(e);
             if (precision > 0) {
                 return leaf(new GaussianEvent(1 / Math.sqrt(precision)), d, grid, r);
             }
@@ -193,12 +193,12 @@ final class PldEvaluator {
         double precision = 0;
         PrivacyLossDistribution acc = null;
         for (DpEvent part : parts) {
-            double p = PldEventShapes.gaussianPrecision(part);
+            double p = EventShapes.gaussianPrecision(part);
             if (p > 0) {
                 precision += p;
                 continue;
             }
-            if (PldEventShapes.allNoOp(part)) {
+            if (EventShapes.allNoOp(part)) {
                 continue;
             }
             PrivacyLossDistribution x = pld(DpEvents.normalize(part), d, grid, r, notes);

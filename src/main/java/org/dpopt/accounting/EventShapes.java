@@ -1,14 +1,14 @@
 package org.dpopt.accounting;
 
 /**
- * Structural questions the PLD accountant asks of a (normalized) event tree: does it contain a given
+ * Structural questions the accountants ask of a (normalized) event tree: does it contain a given
  * kind of release, is every release a no-op, is it made only of Gaussian releases (and then its
  * precision Σ T/z², since a composition of Gaussian mechanisms with noise multipliers z_i is exactly one
  * Gaussian mechanism with 1/z² = Σ 1/z_i²; Dong, Roth and Su, "Gaussian Differential Privacy", JRSS B,
  * 2022), and how many non-Gaussian releases it makes.
  */
-final class PldEventShapes {
-    private PldEventShapes() {
+final class EventShapes {
+    private EventShapes() {
     }
 
     /** True if {@code type} occurs anywhere in the tree. */
@@ -43,10 +43,10 @@ final class PldEventShapes {
             return allNoOp(s.event());
         }
         if (e instanceof ComposedEvent c) {
-            return c.events().stream().allMatch(PldEventShapes::allNoOp);
+            return c.events().stream().allMatch(EventShapes::allNoOp);
         }
         if (e instanceof ParallelComposedEvent p) {
-            return p.events().stream().allMatch(PldEventShapes::allNoOp);
+            return p.events().stream().allMatch(EventShapes::allNoOp);
         }
         return false;
     }
