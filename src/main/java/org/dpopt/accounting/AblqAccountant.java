@@ -216,15 +216,8 @@ public final class AblqAccountant implements PrivacyAccountant {
             }
         }
         double lo = hi == 1 ? 0 : hi / 2;
-        for (int it = 0; it < 100 && hi - lo > 1e-7 * Math.max(1, hi); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (deltaLower(event, mid) > delta) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return Bisection.bracket(lo, hi, mid -> !(deltaLower(event, mid) > delta),
+                (a, b) -> b - a > 1e-7 * Math.max(1, b), 100)[0];
     }
 
     @Override
@@ -302,14 +295,7 @@ public final class AblqAccountant implements PrivacyAccountant {
             lo /= 2;
         }
         // invariant: lower δ(lo) > δ ≥ lower δ(hi); the lower end is the optimistic side
-        while (hi - lo > relTol * hi) {
-            double mid = 0.5 * (lo + hi);
-            if (deltaLower(eventOf.apply(mid), epsilon) <= delta) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        return lo;
+        return Bisection.bracket(lo, hi, mid -> deltaLower(eventOf.apply(mid), epsilon) <= delta,
+                (a, b) -> b - a > relTol * b)[0];
     }
 }

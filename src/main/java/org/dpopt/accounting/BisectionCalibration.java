@@ -33,15 +33,8 @@ final class BisectionCalibration {
             }
         }
         // invariant: eps(lo) > target, eps(hi) <= target
-        while (hi - lo > relTol * hi) {
-            double mid = 0.5 * (lo + hi);
-            if (accountant.epsilon(eventOf.apply(mid), delta) <= epsilon) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        return hi;
+        return Bisection.bracket(lo, hi, mid -> accountant.epsilon(eventOf.apply(mid), delta) <= epsilon,
+                (a, b) -> b - a > relTol * b)[1];
     }
 
     /** The refusal when doubling never met the budget. */

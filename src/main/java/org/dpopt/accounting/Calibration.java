@@ -107,14 +107,7 @@ public final class Calibration {
             }
         }
         double hi = Math.min(1.0, lo * 2);
-        while (hi - lo > DEFAULT_RELATIVE_TOLERANCE * lo) {
-            double mid = 0.5 * (lo + hi);
-            if (accountant.epsilon(eventOf.apply(mid), delta) <= epsilon) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return Bisection.bracket(lo, hi, mid -> !(accountant.epsilon(eventOf.apply(mid), delta) <= epsilon),
+                (a, b) -> b - a > DEFAULT_RELATIVE_TOLERANCE * a)[0];
     }
 }

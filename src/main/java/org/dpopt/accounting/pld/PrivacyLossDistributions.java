@@ -25,9 +25,7 @@ public final class PrivacyLossDistributions {
      */
     public static PrivacyLossDistribution gaussian(double noiseMultiplier, Direction direction, double h,
             Rounding rounding) {
-        Checks.positive("noiseMultiplier", noiseMultiplier);
-        Checks.finite("noiseMultiplier", noiseMultiplier);
-        check(direction, h, rounding);
+        check(noiseMultiplier, direction, h, rounding);
         return LossDiscretizer.discretize(LossModels.gaussian(noiseMultiplier), h, rounding);
     }
 
@@ -37,9 +35,7 @@ public final class PrivacyLossDistributions {
      */
     public static PrivacyLossDistribution laplace(double noiseMultiplier, Direction direction, double h,
             Rounding rounding) {
-        Checks.positive("noiseMultiplier", noiseMultiplier);
-        Checks.finite("noiseMultiplier", noiseMultiplier);
-        check(direction, h, rounding);
+        check(noiseMultiplier, direction, h, rounding);
         return LossDiscretizer.discretize(LossModels.laplace(noiseMultiplier), h, rounding);
     }
 
@@ -51,9 +47,7 @@ public final class PrivacyLossDistributions {
     public static PrivacyLossDistribution poissonGaussian(double samplingProbability, double noiseMultiplier,
             Direction direction, double h, Rounding rounding) {
         Checks.probability("samplingProbability", samplingProbability);
-        Checks.positive("noiseMultiplier", noiseMultiplier);
-        Checks.finite("noiseMultiplier", noiseMultiplier);
-        check(direction, h, rounding);
+        check(noiseMultiplier, direction, h, rounding);
         if (samplingProbability == 1.0) {
             return LossDiscretizer.discretize(LossModels.gaussian(noiseMultiplier), h, rounding);
         }
@@ -121,6 +115,12 @@ public final class PrivacyLossDistributions {
             }
         }
         return PrivacyLossDistribution.fromPmf(h, min, probs, infinityMass, rounding.isPessimistic());
+    }
+
+    private static void check(double noiseMultiplier, Direction direction, double h, Rounding rounding) {
+        Checks.positive("noiseMultiplier", noiseMultiplier);
+        Checks.finite("noiseMultiplier", noiseMultiplier);
+        check(direction, h, rounding);
     }
 
     private static void check(Direction direction, double h, Rounding rounding) {
