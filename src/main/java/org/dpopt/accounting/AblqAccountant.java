@@ -34,15 +34,7 @@ import org.dpopt.linalg.Checks;
  */
 public final class AblqAccountant implements PrivacyAccountant {
 
-    /** Which side of the true privacy curve a number is on. */
-    public enum Bound {
-        /** A valid guarantee. */
-        UPPER,
-        /** Optimistic: the true value is at least this (not a guarantee). */
-        LOWER
-    }
-
-    /** PLD grid spacing for Poisson upper bounds (paper D's code: 1e-3, connect-the-dots). */
+    /** PLD grid spacing for Poisson upper bounds (1e-3 with connect-the-dots rounding, as in Chua et al. 2024's accounting). */
     public static final double PLD_DISCRETIZATION = 1e-3;
     /** Finer grid for the optimistic (floor-rounded) Poisson lower bound, whose error grows like T·h. */
     public static final double PLD_LOWER_DISCRETIZATION = 1e-4;
@@ -98,95 +90,17 @@ public final class AblqAccountant implements PrivacyAccountant {
         return relation;
     }
 
-    /** A run of a fixed-partition sampler: k steps with S steps per epoch. */
-    private record Fixed(AblqStepEvent step, long count) {
-        long epochsTouched() {
-            long s = step.stepsPerEpoch();
-            return (count + s - 1) / s;
-        }
-
-        long fullEpochs() {
-            return count / step.stepsPerEpoch();
-        }
-
-        double upperZ() {
-            return step.noiseMultiplier() / Math.sqrt(epochsTouched());
-        }
-    }
-
-    /** A run of truncated Poisson: T independent steps. */
-    private record Truncated(TruncatedPoissonEvent step, long count) {
-        DpEvent untruncated() {
-            return new SelfComposedEvent(new PoissonSampledEvent(step.samplingProbability(), step.event()), count);
-        }
-
-        double term(double epsilon) {
-            return TruncationTerm.deltaTerm(epsilon, step.datasetSize(), step.samplingProbability(),
-                    step.maxBatchSize(), count);
-        }
-
-        double eta() {
-            return TruncationTerm.overflowProbabilityOverRun(step.datasetSize(), step.samplingProbability(),
-                    step.maxBatchSize(), count);
-        }
-    }
-
-    /** Classifies the normalized event: a Fixed, a Truncated, or the event itself (Poisson delegate). */
-    private Object classify(DpEvent event) {
-        Checks.notNull("event", event);
-        DpEvent e = DpEvents.normalize(event);
-        DpEvent leaf = e instanceof SelfComposedEvent s ? s.event() : e;
-        long count = e instanceof SelfComposedEvent s ? s.count() : 1;
-        if (leaf instanceof AblqStepEvent a) {
-            requireZeroOut(a);
-            return new Fixed(a, count);
-        }
-        if (leaf instanceof TruncatedPoissonEvent t) {
-            requireZeroOut(t);
-            if (!(t.event() instanceof GaussianEvent)) {
-                throw new UnsupportedEventException(t.event(), name(), "only a Gaussian inner event is supported");
-            }
-            return new Truncated(t, count);
-        }
-        if (contains(e)) {
-            throw new UnsupportedEventException(event, name(), "a sampler run composed with other releases is not "
-                    + "supported; account each run on its own");
-        }
-        return e;
-    }
-
-    private void requireZeroOut(DpEvent e) {
-        if (relation != NeighboringRelation.ZERO_OUT) {
-            throw new UnsupportedEventException(e, name(), "fixed-size batch samplers are accounted under "
-                    + "ZERO_OUT only (n public); under add/remove a removal shifts every later batch");
-        }
-    }
-
-    private static boolean contains(DpEvent e) {
-        if (e instanceof AblqStepEvent || e instanceof TruncatedPoissonEvent) {
-            return true;
-        }
-        if (e instanceof SelfComposedEvent s) {
-            return contains(s.event());
-        }
-        if (e instanceof ComposedEvent c) {
-            return c.events().stream().anyMatch(AblqAccountant::contains);
-        }
-        if (e instanceof ParallelComposedEvent p) {
-            return p.events().stream().anyMatch(AblqAccountant::contains);
-        }
-        if (e instanceof PoissonSampledEvent p) {
-            return contains(p.event());
-        }
-        return false;
+    /** Classifies the normalized event (see {@link AblqRun#classify}). */
+    private AblqRun classify(DpEvent event) {
+        return AblqRun.classify(event, relation, name());
     }
 
     @Override
     public Optional<String> unsupportedReason(DpEvent event) {
         try {
-            Object c = classify(event);
-            if (c instanceof DpEvent e) {
-                return poisson.unsupportedReason(e);
+            AblqRun c = classify(event);
+            if (c instanceof AblqRun.Poisson p) {
+                return poisson.unsupportedReason(p.event());
             }
             return Optional.empty();
         } catch (UnsupportedEventException ex) {
@@ -199,31 +113,31 @@ public final class AblqAccountant implements PrivacyAccountant {
         if (!(epsilon >= 0)) {
             throw Checks.fail("epsilon", "non-negative", epsilon);
         }
-        Object c = classify(event);
-        if (c instanceof Fixed f) {
+        AblqRun c = classify(event);
+        if (c instanceof AblqRun.Fixed f) {
             return GaussianMechanism.delta(epsilon, f.upperZ());
         }
-        if (c instanceof Truncated t) {
+        if (c instanceof AblqRun.Truncated t) {
             return Math.min(1, poissonDelta(t.untruncated(), epsilon) + t.term(epsilon));
         }
-        return poissonDelta((DpEvent) c, epsilon);
+        return poissonDelta(((AblqRun.Poisson) c).event(), epsilon);
     }
 
     @Override
     public double epsilon(DpEvent event, double delta) {
         Checks.delta("delta", delta);
-        Object c = classify(event);
-        if (c instanceof Fixed f) {
+        AblqRun c = classify(event);
+        if (c instanceof AblqRun.Fixed f) {
             return GaussianMechanism.epsilon(delta, f.upperZ());
         }
-        if (c instanceof Truncated t) {
+        if (c instanceof AblqRun.Truncated t) {
             return truncatedEpsilon(t, delta);
         }
-        return poissonEpsilon((DpEvent) c, delta);
+        return poissonEpsilon(((AblqRun.Poisson) c).event(), delta);
     }
 
     /** The smallest ε with δ_P(ε) + (1 + e^ε)η ≤ δ ({@link TruncationTerm#smallestEpsilon}). */
-    private double truncatedEpsilon(Truncated t, double delta) {
+    private double truncatedEpsilon(AblqRun.Truncated t, double delta) {
         DpEvent p = t.untruncated();
         return TruncationTerm.smallestEpsilon(eps -> poissonDelta(p, eps), d -> poissonEpsilon(p, d), t.eta(), delta);
     }
@@ -259,11 +173,11 @@ public final class AblqAccountant implements PrivacyAccountant {
         if (!(epsilon >= 0)) {
             throw Checks.fail("epsilon", "non-negative", epsilon);
         }
-        Object c = classify(event);
-        if (c instanceof DpEvent e && pldForm(e) != null) {
-            return pldLower.deltaLower(e, epsilon);
+        AblqRun c = classify(event);
+        if (c instanceof AblqRun.Poisson p && pldForm(p.event()) != null) {
+            return pldLower.deltaLower(p.event(), epsilon);
         }
-        if (!(c instanceof Fixed f)) {
+        if (!(c instanceof AblqRun.Fixed f)) {
             return Double.NaN;
         }
         double z = f.step().noiseMultiplier();
@@ -284,9 +198,9 @@ public final class AblqAccountant implements PrivacyAccountant {
      */
     public double epsilonLower(DpEvent event, double delta) {
         Checks.delta("delta", delta);
-        Object c = classify(event);
-        if (c instanceof DpEvent e && pldForm(e) != null) {
-            return Math.min(pldLower.epsilonLower(e, delta), epsilon(event, delta));
+        AblqRun c = classify(event);
+        if (c instanceof AblqRun.Poisson p && pldForm(p.event()) != null) {
+            return Math.min(pldLower.epsilonLower(p.event(), delta), epsilon(event, delta));
         }
         if (Double.isNaN(deltaLower(event, 0))) {
             return Double.NaN;
@@ -302,24 +216,17 @@ public final class AblqAccountant implements PrivacyAccountant {
             }
         }
         double lo = hi == 1 ? 0 : hi / 2;
-        for (int it = 0; it < 100 && hi - lo > 1e-7 * Math.max(1, hi); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (deltaLower(event, mid) > delta) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return Bisection.bracket(lo, hi, mid -> !(deltaLower(event, mid) > delta),
+                (a, b) -> b - a > 1e-7 * Math.max(1, b), 100)[0];
     }
 
     @Override
     public PrivacyReport report(DpEvent event, double delta) {
-        Object c = classify(event);
+        AblqRun c = classify(event);
         double eps = epsilon(event, delta);
         List<String> notes = new ArrayList<>();
         double lower = Double.NaN;
-        if (c instanceof Fixed f) {
+        if (c instanceof AblqRun.Fixed f) {
             lower = epsilonLower(event, delta);
             switch (f.step().order()) {
                 case DETERMINISTIC:
@@ -335,24 +242,24 @@ public final class AblqAccountant implements PrivacyAccountant {
                         notes.add("partial epoch: the lower bound uses the " + f.fullEpochs() + " complete epochs");
                     }
             }
-        } else if (c instanceof Truncated t) {
+        } else if (c instanceof AblqRun.Truncated t) {
             notes.add("truncated Poisson: Poisson upper bound plus (1 + e^eps) * " + t.eta()
                     + " (probability that any of " + t.count() + " batches overflows B = " + t.step().maxBatchSize() + ")");
             if (Double.isInfinite(eps)) {
                 notes.add("no epsilon: the truncation term alone reaches delta; raise the maximum batch size");
             }
-        } else if (pldForm((DpEvent) c) != null) {
+        } else if (pldForm(((AblqRun.Poisson) c).event()) != null) {
             lower = epsilonLower(event, delta);
             notes.add("Poisson: PLD upper bound (connect-the-dots, h = " + PLD_DISCRETIZATION + ", both directions, "
                     + "round-off charged, min with RDP); epsilon_lower from floor rounding (h = "
                     + PLD_LOWER_DISCRETIZATION + ") and exact test statistics");
         } else {
-            PrivacyReport r = poisson.report((DpEvent) c, delta);
+            PrivacyReport r = poisson.report(((AblqRun.Poisson) c).event(), delta);
             lower = r.epsilonLower();
             notes.addAll(r.notes());
             notes.add("Poisson events accounted by " + poisson.name());
         }
-        return new PrivacyReport(eps, lower, delta, name(), relation, DpEvents.normalize(event), "upper", notes);
+        return new PrivacyReport(eps, lower, delta, name(), relation, DpEvents.normalize(event), Bound.UPPER, notes);
     }
 
     /**
@@ -388,14 +295,7 @@ public final class AblqAccountant implements PrivacyAccountant {
             lo /= 2;
         }
         // invariant: lower δ(lo) > δ ≥ lower δ(hi); the lower end is the optimistic side
-        while (hi - lo > relTol * hi) {
-            double mid = 0.5 * (lo + hi);
-            if (deltaLower(eventOf.apply(mid), epsilon) <= delta) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        return lo;
+        return Bisection.bracket(lo, hi, mid -> deltaLower(eventOf.apply(mid), epsilon) <= delta,
+                (a, b) -> b - a > relTol * b)[0];
     }
 }

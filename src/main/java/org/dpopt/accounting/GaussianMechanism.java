@@ -88,15 +88,8 @@ public final class GaussianMechanism {
             }
         }
         double lo = hi == 1 ? 0 : hi / 2;
-        for (int it = 0; it < 200 && hi - lo > 1e-12 * Math.max(1, hi); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (delta(mid, z) > delta) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
+        return Bisection.bracket(lo, hi, mid -> !(delta(mid, z) > delta), (a, b) -> b - a > 1e-12 * Math.max(1, b),
+                200)[1];
     }
 
     /** The smallest noise multiplier z with δ(ε; z) ≤ δ (upper end of the bracket). */
@@ -112,14 +105,6 @@ public final class GaussianMechanism {
             hi = lo;
             lo /= 2;
         }
-        for (int it = 0; it < 200 && hi - lo > 1e-12 * hi; it++) {
-            double mid = 0.5 * (lo + hi);
-            if (delta(epsilon, mid) > delta) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
+        return Bisection.bracket(lo, hi, mid -> !(delta(epsilon, mid) > delta), (a, b) -> b - a > 1e-12 * b, 200)[1];
     }
 }

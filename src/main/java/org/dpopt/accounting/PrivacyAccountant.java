@@ -42,6 +42,6 @@ public interface PrivacyAccountant {
     /** A report at the given δ; the default has no lower bound and no warnings. */
     default PrivacyReport report(DpEvent event, double delta) {
         return new PrivacyReport(epsilon(event, delta), Double.NaN, delta, name(), relation(), event,
-                "upper", List.of());
+                Bound.UPPER, List.of());
     }
 }

@@ -7,18 +7,18 @@ import org.dpopt.linalg.Checks;
  * What a run spent and what was assumed.
  *
  * @param epsilon the certified ε at {@code delta} (an upper bound; +∞ for non-private runs). When
- *                {@code bound} is {@code "lower"} no valid upper bound is known to this accountant and
+ *                {@code bound} is {@link Bound#LOWER} no valid upper bound is known to this accountant and
  *                this value is <em>only</em> a lower bound.
  * @param epsilonLower an optimistic lower bound on the true ε, or NaN if the method has none
  * @param delta δ
  * @param accountant name of the accountant
  * @param relation neighbouring relation
  * @param event the accounted event
- * @param bound "upper" (epsilon is a valid guarantee) or "lower" (optimistic only)
+ * @param bound {@link Bound#UPPER} (epsilon is a valid guarantee) or {@link Bound#LOWER} (optimistic only)
  * @param notes warnings and assumptions (e.g. "optimal RDP order at the grid edge")
  */
 public record PrivacyReport(double epsilon, double epsilonLower, double delta, String accountant,
-        NeighboringRelation relation, DpEvent event, String bound, List<String> notes) {
+        NeighboringRelation relation, DpEvent event, Bound bound, List<String> notes) {
 
     /** Validates and copies. */
     public PrivacyReport {
@@ -35,7 +35,7 @@ public record PrivacyReport(double epsilon, double epsilonLower, double delta, S
     /** A report for a non-private release. */
     public static PrivacyReport nonPrivate(double delta) {
         return new PrivacyReport(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, delta, "none",
-                NeighboringRelation.ADD_OR_REMOVE_ONE, NonPrivateEvent.INSTANCE, "upper",
+                NeighboringRelation.ADD_OR_REMOVE_ONE, NonPrivateEvent.INSTANCE, Bound.UPPER,
                 List.of("no privacy guarantee"));
     }
 
@@ -54,7 +54,7 @@ public record PrivacyReport(double epsilon, double epsilonLower, double delta, S
             sb.append(", optimistic ε ≥ ").append(fmt(epsilonLower));
         }
         sb.append(", δ = ").append(delta).append(")-DP");
-        if ("lower".equals(bound)) {
+        if (bound == Bound.LOWER) {
             sb.append(" [LOWER BOUND ONLY]");
         }
         sb.append(" by ").append(accountant).append(", ").append(relation).append("; ")

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleFunction;
 import org.dpopt.accounting.AblqAccountant;
-import org.dpopt.accounting.AblqAccountant.Bound;
+import org.dpopt.accounting.Bound;
 import org.dpopt.accounting.AblqStepEvent;
 import org.dpopt.accounting.AblqStepEvent.BatchOrder;
 import org.dpopt.accounting.DpEvent;
@@ -208,11 +208,11 @@ final class SamplersSuite implements BenchSuite {
                 double sd = seeds > 1 ? Math.sqrt(Math.max(0, (sq - seeds * mean * mean) / (seeds - 1))) : 0;
                 accs[c][k] = mean;
                 csv.append(String.format("%s,%s,%s,%s,%d,%d,%d,%d,%.6f,%.5f,%.5f,%d%n", cfg.label(),
-                        cfg.bound().toString().toLowerCase(), eps, delta, b, epochs, s.steps(n), bigB, sigma, mean, sd,
+                        cfg.bound().key(), eps, delta, b, epochs, s.steps(n), bigB, sigma, mean, sd,
                         seeds));
                 progress.printf("%s eps=%s: sigma=%.4f accuracy %.4f +- %.4f%n", cfg.label(), eps, sigma, mean, sd);
                 progress.flush();
-                summary.put("adult_acc_" + cfg.sampler() + "_" + cfg.bound().toString().toLowerCase() + "_eps" + eps, mean);
+                summary.put("adult_acc_" + cfg.sampler() + "_" + cfg.bound().key() + "_eps" + eps, mean);
             }
         }
         Files.writeString(out.resolve("samplers-census-income-accuracy.csv"), csv.toString());

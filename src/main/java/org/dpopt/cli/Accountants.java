@@ -11,7 +11,7 @@ final class Accountants {
     private Accountants() {
     }
 
-    /** Default accountant name (PLD: tight, with an optimistic lower bound; issue 3). */
+    /** Default accountant name (PLD: tight, with an optimistic lower bound). */
     static final String DEFAULT = "pld";
 
     /** As {@link #byName(String)}, with the PLD grid spacing h (only for "pld"). */

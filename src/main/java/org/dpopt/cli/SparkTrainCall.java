@@ -9,7 +9,8 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.DatasetIO;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.linalg.Checks;
-import org.dpopt.loss.Loss;
+import org.dpopt.loss.Losses;
+import org.dpopt.models.Model;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
@@ -27,8 +28,12 @@ final class SparkTrainCall {
     static final List<String> ALGORITHMS = List.of("dp-sgd", "noisy-frank-wolfe", "objective-perturbation",
             "objective-perturbation-svrg");
 
-    /** A finished distributed fit: the result, the release map and the non-private counts. */
-    record Fit(OptimizationResult result, Map<String, Object> release, Map<String, Object> diagnostics) {
+    /**
+     * A finished distributed fit: the result, the model file it released, held-out metrics, the
+     * non-private counts and the training seconds.
+     */
+    record Fit(OptimizationResult result, Model model, Double testAccuracy, double testLoss, long testRows,
+            Map<String, Object> counts, double seconds) {
     }
 
     private final TrainCommand cmd;
@@ -50,56 +55,66 @@ final class SparkTrainCall {
         return args;
     }
 
-    /** Reads, trains and evaluates on Spark. */
-    Fit fit(PrivateOptimizer opt, Loss loss, ConvexSet domain, PrivacyBudget budget, DatasetIO.RowNormPolicy policy,
-            UniformRandomProvider rng) {
+    /**
+     * Reads, checks the labels, trains and evaluates on Spark, with the in-memory command's rules: the same
+     * loss and class set from the same labels, the same intercept column (built on the executors), the
+     * same plan from the same public shape, the same model file.
+     */
+    Fit fit(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget,
+            DatasetIO.RowNormPolicy policy, UniformRandomProvider rng) {
         requireSpark();
+        SparkTraining.Inputs in = SparkTraining.load(new SparkTraining.Source(cmd.master, raw("--data"),
+                cmd.testData == null ? null : raw("--test-data"), cmd.testFraction != null ? cmd.testFraction : 0.2,
+                cmd.splitSeed, SparkData.Format.valueOf(cmd.format.toUpperCase(Locale.ROOT)), cmd.dimension,
+                cmd.rowNormBound, policy));
+        ConvexSet domain = alg.domain(args);
+        TrainSetup.Flags flags = new TrainSetup.Flags(cmd.loss, alg.defaultLoss(), cmd.classes, cmd.intercept,
+                cmd.interceptScale, domain, cmd.datasetSize);
+        TrainSetup.Labelled setup = labels(flags, in);
+        double c = TrainSetup.interceptScale(flags, cmd.rowNormBound);
+        int declared = cmd.datasetSize == null ? 0 : Checks.atLeastOne("--dataset-size", cmd.datasetSize);
         PrintWriter err = cmd.spec.commandLine().getErr();
-        SparkTraining.Request q = new SparkTraining.Request(cmd.master, raw("--data"),
-                cmd.testData == null ? null : raw("--test-data"),
-                cmd.testFraction != null ? cmd.testFraction : 0.2, cmd.splitSeed,
-                SparkData.Format.valueOf(cmd.format.toUpperCase(Locale.ROOT)), cmd.dimension, cmd.rowNormBound, policy,
-                cmd.datasetSize == null ? 0 : Checks.atLeastOne("--dataset-size", cmd.datasetSize), opt, loss, domain,
-                budget, rng, err);
-        SparkTraining.Outcome o = SparkTraining.train(q);
-        Map<String, Object> out = release(o.result(), loss, o.testAccuracy(), o.testLoss(), o.testRows(),
-                o.seconds());
-        Map<String, Object> diag = new LinkedHashMap<>();
-        diag.put("train_rows", o.trainRows());
-        diag.put("projected_rows", o.projectedRows());
+        SparkTraining.Outcome o = SparkTraining.train(in, new SparkTraining.Fit(declared, opt, setup.loss(), domain,
+                c, budget, rng, err));
+        Model model = Model.fromRun(o.result(), o.shape(), cmd.rowNormBound, setup.classes(), setup.notes());
+        SparkTraining.Evaluation test = SparkTraining.evaluate(in.test(), setup.loss(), c, o.result().solution(),
+                model.kind() != Model.Kind.REGRESSION ? model.toJson() : null);
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("train_rows", in.train().rows());
+        counts.put("projected_rows", in.projectedRows());
         if (cmd.testData == null) {
-            diag.put("test_rows", o.testRows());
+            counts.put("test_rows", test.rows());
         }
-        return new Fit(o.result(), out, diag);
+        return new Fit(o.result(), model, test.accuracy(), test.loss(), test.rows(), counts, o.seconds());
     }
 
-    /** The private release and held-out metrics of a Spark run, in a stable key order. */
-    private Map<String, Object> release(OptimizationResult r, Loss lossFn, Double testAccuracy, double testLoss, long testRows,
-            double seconds) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("algorithm", cmd.algorithm);
-        out.put("loss", lossFn.name());
-        Json.putEpsilon(out, "epsilon", r.privacy().epsilon());
-        out.put("epsilon_lower", Json.finiteOrNull(r.privacy().epsilonLower()));
-        out.put("delta", Json.finiteOrNull(r.privacy().delta()));
-        out.put("accountant", r.privacy().accountant());
-        out.put("relation", r.privacy().relation().toString());
-        out.put("noise", r.noise());
-        out.put("parameters", r.parameters().asMap());
-        out.put("privacy", r.privacy().toString());
-        if (testAccuracy != null) {
-            out.put("test_accuracy", testAccuracy);
+    /** The loss and class set from the labels of the rows on Spark, checked as in memory. */
+    private TrainSetup.Labelled labels(TrainSetup.Flags flags, SparkTraining.Inputs in) {
+        boolean classification = mayClassify(flags);
+        SparkLabels file = SparkLabels.of(in.fileLabels(), classification, "--data");
+        SparkLabels train = in.trainLabels() == in.fileLabels() ? file
+                : SparkLabels.of(in.trainLabels(), classification, "the training split of --data");
+        TrainSetup.Labelled setup;
+        try {
+            setup = TrainSetup.labels(flags, file.rows(), train.rows(), "--data");
+        } catch (IllegalArgumentException e) {
+            SparkLabels about = e.getMessage().contains("the training split of") ? train : file;
+            throw new IllegalArgumentException(about.mapBack(e.getMessage()), e);
         }
-        out.put("test_loss", Json.finiteOrNull(testLoss));
-        if (cmd.testData != null) {
-            out.put("test_rows", testRows);
+        if (in.testLabels() != null) {
+            SparkLabels.of(in.testLabels(), setup.loss().isClassification(), "--test-data")
+                    .check(d -> setup.loss().checkLabels(d, "--test-data"));
         }
-        out.put("test_note", TrainCommand.TEST_NOTE);
-        out.put("seconds", seconds);
-        if (cmd.seed != null) {
-            out.put("seed", cmd.seed);
+        return setup;
+    }
+
+    /** True if the loss given, or else the default, may be a classification loss. */
+    private static boolean mayClassify(TrainSetup.Flags f) {
+        String name = f.loss() != null ? f.loss() : f.defaultLoss();
+        if (Losses.MULTINOMIAL.equals(name) || !Losses.NAMES.contains(name)) {
+            return true;
         }
-        return out;
+        return Losses.byName(name).isClassification();
     }
 
     /** An option's text as typed (a URI such as s3a://bucket/key must not be normalized as a local path). */

@@ -33,27 +33,31 @@ final class StatementQuery {
     private StatementQuery() {
     }
 
+    /** The public configuration and the bounds a statement reports. */
+    private record Facts(int n, int b, double q, double epochs, long steps, double z, String sampler, double delta,
+            boolean defaultDelta, double eps, double low, Double rdp, Double ifPoisson, double[] replace,
+            String accountant) {
+    }
+
     static Map<String, Object> statement(AccountCommand cmd, long steps, DoubleFunction<DpEvent> family,
             PrivacyAccountant acc) {
-        AccountCommand.requireAbsent("--epsilon", cmd.epsilonOption());
-        if (!"upper".equals(cmd.boundOption())) {
-            throw Checks.fail("--bound", "upper for a statement (it reports both bounds)", cmd.boundOption());
+        AccountCommand.requireAbsent("--epsilon", cmd.epsilon);
+        if (!"upper".equals(cmd.bound)) {
+            throw Checks.fail("--bound", "upper for a statement (it reports both bounds)", cmd.bound);
         }
-        int n = AccountCommand.req("--dataset-size", cmd.datasetSizeOption());
-        int b = AccountCommand.req("--batch-size", cmd.batchSizeOption());
-        double z = Checks.positive("--noise-multiplier", AccountCommand.req("--noise-multiplier", cmd.noiseMultiplierOption()));
-        boolean defaultDelta = cmd.delta() == null;
+        int n = AccountCommand.req("--dataset-size", cmd.datasetSize);
+        int b = AccountCommand.req("--batch-size", cmd.batchSize);
+        double z = Checks.positive("--noise-multiplier", AccountCommand.req("--noise-multiplier", cmd.noiseMultiplier));
+        boolean defaultDelta = cmd.delta == null;
         // default δ: the largest power of ten strictly below 1/n
-        double delta = defaultDelta ? Math.pow(10, -(Math.floor(Math.log10(n)) + 1)) : Checks.delta("--delta", cmd.delta());
-        String sampler = cmd.samplerName();
+        double delta = defaultDelta ? Math.pow(10, -(Math.floor(Math.log10(n)) + 1)) : Checks.delta("--delta", cmd.delta);
+        String sampler = cmd.sampler;
         boolean poisson = "poisson".equals(sampler);
         double q = (double) b / n;
-        double epochs = cmd.epochsOption() != null ? cmd.epochsOption() : steps * q;
+        double epochs = cmd.epochs != null ? cmd.epochs : steps * q;
 
         DpEvent event = family.apply(z);
         PrivacyReport r = acc.report(event, delta);
-        double eps = r.epsilon();
-        double low = r.epsilonLower();
         Double rdp = null;
         Double ifPoisson = null;
         DpEvent poissonEvent = new SelfComposedEvent(new PoissonSampledEvent(q, new GaussianEvent(z)), steps);
@@ -63,16 +67,62 @@ final class StatementQuery {
             ifPoisson = new PldAccountant().epsilon(poissonEvent, delta);
         }
         double[] replace = replaceOne(acc, event, delta);
+        Facts f = new Facts(n, b, q, epochs, steps, z, sampler, delta, defaultDelta, r.epsilon(), r.epsilonLower(), rdp,
+                ifPoisson, replace, acc.name());
+        return layout(f, acc, r);
+    }
 
+    /** The statement's keys, in their fixed order. */
+    private static Map<String, Object> layout(Facts f, PrivacyAccountant acc, PrivacyReport r) {
         Map<String, Object> out = new LinkedHashMap<>();
+        out.put("statement", text(f));
+        out.put("epsilon", f.eps());
+        out.put("epsilon_meaning", AccountCommand.UPPER_MEANING + " under add/remove-one");
+        out.put("epsilon_lower", f.low());
+        if (f.rdp() != null) {
+            out.put("epsilon_rdp", f.rdp());
+        }
+        if (f.ifPoisson() != null) {
+            out.put("epsilon_if_poisson", f.ifPoisson());
+            out.put("epsilon_if_poisson_meaning", "what a Poisson-sampling analysis would give (PLD); it does NOT apply "
+                    + "to sampler " + f.sampler());
+        }
+        out.put("delta", f.delta());
+        out.put("delta_is_default", f.defaultDelta());
+        out.put("epsilon_replace_one", f.replace()[0]);
+        out.put("delta_replace_one", f.replace()[1]);
+        out.put("replace_one_rule", "group privacy: add/remove (eps', delta') gives replace-one (2 eps', (1 + e^eps') delta')");
+        out.put("noise_multiplier", f.z());
+        out.put("dataset_size", f.n());
+        out.put("batch_size", f.b());
+        out.put("epochs", f.epochs());
+        out.put("bound", "upper");
+        out.put("accountant", acc.name());
+        out.put("sampler", f.sampler());
+        out.put("relation", acc.relation().toString());
+        out.put("steps", f.steps());
+        if ("poisson".equals(f.sampler()) || "truncated-poisson".equals(f.sampler())) {
+            out.put("sampling_rate", f.q());
+        }
+        out.put("assumptions", assumptions(f));
+        out.put("not_covered", notCovered());
+        out.put("notes", r.notes());
+        return out;
+    }
+
+    private static List<String> assumptions(Facts f) {
         List<String> assumptions = new ArrayList<>();
-        assumptions.add(samplingAssumption(sampler, q));
-        assumptions.add("the dataset size n = " + n + " is public (treated as known to the adversary); batch sums are "
-                + "divided by the public constant B = " + b + ", never by the realized batch size");
+        assumptions.add(samplingAssumption(f.sampler(), f.q()));
+        assumptions.add("the dataset size n = " + f.n() + " is public (treated as known to the adversary); batch sums "
+                + "are divided by the public constant B = " + f.b() + ", never by the realized batch size");
         assumptions.add("every per-example gradient is clipped to norm C before summing, and Gaussian noise of standard "
-                + "deviation z*C = " + z + "*C is added to each sum");
+                + "deviation z*C = " + f.z() + "*C is added to each sum");
         assumptions.add("ALL intermediate iterates (every noisy gradient, every checkpoint) may be released; the "
                 + "guarantee covers them, not only the last model");
+        return assumptions;
+    }
+
+    private static List<String> notCovered() {
         List<String> notCovered = new ArrayList<>();
         notCovered.add("hyperparameter tuning: every run tried on the data spends privacy budget, and choosing among runs "
                 + "is not accounted here");
@@ -81,41 +131,7 @@ final class StatementQuery {
         notCovered.add("data-dependent choices made outside the run (preprocessing, feature selection, the clipping norm "
                 + "if tuned on the data)");
         notCovered.add("implementation side channels (timing, floating-point artefacts of the noise)");
-
-        out.put("statement", text(n, b, q, epochs, steps, z, sampler, delta, defaultDelta, eps, low, rdp, ifPoisson, replace,
-                acc.name()));
-        out.put("epsilon", eps);
-        out.put("epsilon_meaning", AccountCommand.UPPER_MEANING + " under add/remove-one");
-        out.put("epsilon_lower", low);
-        if (rdp != null) {
-            out.put("epsilon_rdp", rdp);
-        }
-        if (ifPoisson != null) {
-            out.put("epsilon_if_poisson", ifPoisson);
-            out.put("epsilon_if_poisson_meaning", "what a Poisson-sampling analysis would give (PLD); it does NOT apply "
-                    + "to sampler " + sampler);
-        }
-        out.put("delta", delta);
-        out.put("delta_is_default", defaultDelta);
-        out.put("epsilon_replace_one", replace[0]);
-        out.put("delta_replace_one", replace[1]);
-        out.put("replace_one_rule", "group privacy: add/remove (eps', delta') gives replace-one (2 eps', (1 + e^eps') delta')");
-        out.put("noise_multiplier", z);
-        out.put("dataset_size", n);
-        out.put("batch_size", b);
-        out.put("epochs", epochs);
-        out.put("bound", "upper");
-        out.put("accountant", acc.name());
-        out.put("sampler", sampler);
-        out.put("relation", acc.relation().toString());
-        out.put("steps", steps);
-        if (poisson || "truncated-poisson".equals(sampler)) {
-            out.put("sampling_rate", q);
-        }
-        out.put("assumptions", assumptions);
-        out.put("not_covered", notCovered);
-        out.put("notes", r.notes());
-        return out;
+        return notCovered;
     }
 
     /**
@@ -150,24 +166,27 @@ final class StatementQuery {
         }
     }
 
-    private static String text(int n, int b, double q, double epochs, long steps, double z, String sampler, double delta,
-            boolean defaultDelta, double eps, double low, Double rdp, Double ifPoisson, double[] replace, String acc) {
+    private static String text(Facts f) {
+        int n = f.n();
+        double eps = f.eps();
+        double[] replace = f.replace();
+        String sampler = f.sampler();
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "DP-SGD on %d records (a public number), batches of %s size %d (%s), %s epochs "
-                + "= %d steps, noise multiplier %s. ", n, sampler.contains("poisson") ? "expected" : "exact", b,
-                samplerWords(sampler, q), fmt(epochs), steps, fmt(z)));
+                + "= %d steps, noise multiplier %s. ", n, sampler.contains("poisson") ? "expected" : "exact", f.b(),
+                samplerWords(sampler, f.q()), fmt(f.epochs()), f.steps(), fmt(f.z())));
         s.append(String.format(Locale.ROOT, "Guarantee for adding or removing one record: (epsilon = %s, delta = %s)-DP "
-                + "(certified upper bound, %s accountant)", fmt(eps), fmt(delta), acc));
-        if (defaultDelta) {
+                + "(certified upper bound, %s accountant)", fmt(eps), fmt(f.delta()), f.accountant()));
+        if (f.defaultDelta()) {
             s.append(" [delta defaulted to the largest power of ten below 1/n]");
         }
-        s.append(String.format(Locale.ROOT, "; the true epsilon of this mechanism is at least %s", fmt(low)));
-        if (rdp != null) {
-            s.append(String.format(Locale.ROOT, "; the Renyi-DP accountant gives epsilon = %s (also valid, looser)", fmt(rdp)));
+        s.append(String.format(Locale.ROOT, "; the true epsilon of this mechanism is at least %s", fmt(f.low())));
+        if (f.rdp() != null) {
+            s.append(String.format(Locale.ROOT, "; the Renyi-DP accountant gives epsilon = %s (also valid, looser)", fmt(f.rdp())));
         }
-        if (ifPoisson != null) {
+        if (f.ifPoisson() != null) {
             s.append(String.format(Locale.ROOT, "; a Poisson-sampling analysis would give %s, which does not apply to this "
-                    + "sampler", fmt(ifPoisson)));
+                    + "sampler", fmt(f.ifPoisson())));
         }
         s.append(". ");
         s.append(String.format(Locale.ROOT, "Meaning: whatever an adversary concludes from everything the run releases, "

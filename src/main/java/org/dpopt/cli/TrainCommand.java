@@ -15,8 +15,6 @@ import org.dpopt.data.DatasetIO;
 import org.dpopt.data.Splits;
 import org.dpopt.linalg.Checks;
 import org.dpopt.models.Model;
-import org.dpopt.loss.Loss;
-import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.OptimizationResult;
@@ -170,7 +168,9 @@ final class TrainCommand implements Callable<Integer> {
             bar.finish();
             double seconds = (System.nanoTime() - t0) / 1e9;
             Model model = Model.fromRun(r, problem, rowNormBound, setup.classes(), setup.notes());
-            Map<String, Object> out = release(r, model, problem, test, seconds);
+            Double accuracy = model.kind() != Model.Kind.REGRESSION ? model.accuracy(test) : null;
+            double testLoss = problem.withData(test).empiricalRisk(r.solution());
+            Map<String, Object> out = release(r, model, accuracy, testLoss, test.size(), seconds);
             if (hold != null) {
                 out.put("budget", BudgetCommand.summary(budgetFile.file, hold.commit(r.privacy())));
             }
@@ -189,22 +189,15 @@ final class TrainCommand implements Callable<Integer> {
         return Main.oneLine("train --algorithm " + algorithm + " --data " + data);
     }
 
-    /** Trains on Spark (no intercept column or k-class model there yet). */
+    /** Trains on Spark: the same setup, run, model file and release as in memory. */
     private Integer trainOnSpark(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget)
             throws IOException {
-        if (intercept) {
-            throw Checks.fail("--no-intercept", "given with --engine spark (the intercept column is not built on "
-                    + "executors yet)", "absent");
-        }
-        Loss lossFn = Losses.byName(args.loss());
         DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
         UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
-        SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(opt, lossFn, alg.domain(args), budget, policy, rng);
-        StringBuilder weights = new StringBuilder();
-        for (double v : fit.result().solution().data) {
-            weights.append(v).append('\n');
-        }
-        return finish(fit.result(), fit.release(), fit.diagnostics(), weights.toString());
+        SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(alg, args, opt, budget, policy, rng);
+        Map<String, Object> out = release(fit.result(), fit.model(), fit.testAccuracy(), fit.testLoss(),
+                fit.testRows(), fit.seconds());
+        return finish(fit.result(), out, fit.counts(), fit.model().toJson());
     }
 
     /** Adds the diagnostics (if asked for), writes the model file, prints. */
@@ -249,9 +242,13 @@ final class TrainCommand implements Callable<Integer> {
         return new Inputs(trainRead, s.train(), s.test());
     }
 
-    /** The private release and held-out metrics, in a stable key order. */
-    private Map<String, Object> release(OptimizationResult r, Model model, Problem problem, Dataset test,
-            double seconds) {
+    /**
+     * The private release and held-out metrics (the same for both engines), in a stable key order.
+     *
+     * @param testAccuracy a classifier's held-out accuracy, null for regression
+     */
+    private Map<String, Object> release(OptimizationResult r, Model model, Double testAccuracy, double testLoss,
+            long testRows, double seconds) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("algorithm", algorithm);
         out.put("loss", model.loss());
@@ -267,12 +264,12 @@ final class TrainCommand implements Callable<Integer> {
         out.put("noise", r.noise());
         out.put("parameters", r.parameters().asMap());
         out.put("privacy", model.privacy().toString());
-        if (model.kind() != Model.Kind.REGRESSION) {
-            out.put("test_accuracy", model.accuracy(test));
+        if (testAccuracy != null) {
+            out.put("test_accuracy", testAccuracy);
         }
-        out.put("test_loss", Json.finiteOrNull(problem.withData(test).empiricalRisk(r.solution())));
+        out.put("test_loss", Json.finiteOrNull(testLoss));
         if (testData != null) {
-            out.put("test_rows", test.size());
+            out.put("test_rows", testRows);
         }
         out.put("test_note", TEST_NOTE);
         out.put("seconds", seconds);

@@ -52,6 +52,19 @@ record TrainSetup(Loss loss, double[] classes, List<String> notes, Problem probl
      * @param source the training file's name in messages (e.g. {@code "--data"})
      */
     static TrainSetup resolve(Flags f, Dataset file, Dataset train, String source) {
+        Labelled l = labels(f, file, train, source);
+        return new TrainSetup(l.loss(), l.classes(), l.notes(), problem(f, train, l.loss()));
+    }
+
+    /** The loss, class labels and report notes the flags and the labels give (see the class comment). */
+    record Labelled(Loss loss, double[] classes, List<String> notes) {
+    }
+
+    /**
+     * The loss and class set of {@link #resolve}, without building the problem (for rows that are not in
+     * this JVM: {@code file} and {@code train} then stand for their labels).
+     */
+    static Labelled labels(Flags f, Dataset file, Dataset train, String source) {
         if (f.classes() != null) {
             Checks.atLeast("--classes", f.classes(), 2);
         }
@@ -90,7 +103,7 @@ record TrainSetup(Loss loss, double[] classes, List<String> notes, Problem probl
         if (loss.isClassification()) {
             Labels.requireTwoClasses(train, file == train ? source : "the training split of " + source);
         }
-        return new TrainSetup(loss, classes, notes, problem(f, train, loss));
+        return new Labelled(loss, classes, notes);
     }
 
     private static String lossName(Flags f, Dataset train) {
@@ -108,22 +121,35 @@ record TrainSetup(Loss loss, double[] classes, List<String> notes, Problem probl
 
     private static Problem problem(Flags f, Dataset train, Loss loss) {
         Problem p = Problem.of(train, loss, f.domain());
-        if (f.intercept()) {
-            if (!f.domain().isSignSymmetric()) {
-                throw Checks.fail("--intercept", "off (give --no-intercept) for the constraint set " + f.domain()
-                        + ": it fixes the sign of every coordinate, so a bias could not take both signs", "on");
-            }
-            double c = f.interceptScale() != null ? f.interceptScale()
-                    : Problem.defaultInterceptScale(train.rowNormBound());
-            Checks.finite("--intercept-scale", Checks.positive("--intercept-scale", c));
+        double c = interceptScale(f, train.rowNormBound());
+        if (c > 0) {
             p = p.withIntercept(c);
-        } else if (f.interceptScale() != null) {
-            throw Checks.fail("--intercept-scale", "absent with --no-intercept", f.interceptScale());
         }
         if (f.datasetSize() != null) {
             p = p.withDeclaredSize(Checks.atLeastOne("--dataset-size", f.datasetSize()));
         }
         return p;
+    }
+
+    /**
+     * The intercept's constant c: {@code --intercept-scale}, else R/2; 0 with {@code --no-intercept}.
+     * Refuses an intercept for a constraint set that fixes signs, and a scale without an intercept.
+     *
+     * @param rowNormBound R, the declared bound of the feature rows
+     */
+    static double interceptScale(Flags f, double rowNormBound) {
+        if (!f.intercept()) {
+            if (f.interceptScale() != null) {
+                throw Checks.fail("--intercept-scale", "absent with --no-intercept", f.interceptScale());
+            }
+            return 0;
+        }
+        if (!f.domain().isSignSymmetric()) {
+            throw Checks.fail("--intercept", "off (give --no-intercept) for the constraint set " + f.domain()
+                    + ": it fixes the sign of every coordinate, so a bias could not take both signs", "on");
+        }
+        double c = f.interceptScale() != null ? f.interceptScale() : Problem.defaultInterceptScale(rowNormBound);
+        return Checks.finite("--intercept-scale", Checks.positive("--intercept-scale", c));
     }
 
     /** The number of classes (0 for regression). */

@@ -65,7 +65,7 @@ public final class Norms {
     }
 
     /**
-     * The exponent p̃ = max(p, 1 + 1/ln d) used by ℓp algorithms for p close to 1 (ALGORITHMS.md §4.0):
+     * The exponent p̃ = max(p, 1 + 1/ln d) used by ℓp algorithms for p close to 1:
      * for d ≥ 3, ‖·‖_p̃ is within a constant factor (e) of ‖·‖₁ while 1/(p̃ − 1) = ln d keeps strong
      * convexity constants finite. When ln d ≤ 1 (d ≤ 2) the formula gives at least 2, so the result is
      * max(p, 2).

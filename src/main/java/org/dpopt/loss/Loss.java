@@ -16,7 +16,7 @@ public interface Loss {
     enum Convexity {
         /** Convex in w. */
         CONVEX,
-        /** ρ-weakly convex: f + (ρ/2)‖w‖² is convex (ρ from {@link #weakConvexity()}). */
+        /** ρ-weakly convex: f + (ρ/2)‖w‖² is convex (ρ from {@link Loss#weakConvexity(double)}). */
         WEAKLY_CONVEX,
         /** No convexity assumed. */
         NONCONVEX

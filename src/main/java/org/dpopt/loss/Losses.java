@@ -274,6 +274,17 @@ public final class Losses {
         public boolean isClassification() {
             return false;
         }
+
+        /** Equal: the same kind with the same threshold (the function is then the same). */
+        @Override
+        public boolean equals(Object o) {
+            return o != null && o.getClass() == getClass() && Double.compare(((HuberShape) o).h, h) == 0;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * getClass().hashCode() + Double.hashCode(h);
+        }
     }
 
     /** Squared loss r²/2 on the declared range |r| ≤ uMax + yMax, continued linearly beyond (Huber shape). */
@@ -314,6 +325,16 @@ public final class Losses {
 
         SmoothedHingeLoss(double gamma) {
             this.gamma = Checks.positive("gamma", gamma);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SmoothedHingeLoss l && Double.compare(l.gamma, gamma) == 0;
+        }
+
+        @Override
+        public int hashCode() {
+            return Double.hashCode(gamma);
         }
 
         @Override

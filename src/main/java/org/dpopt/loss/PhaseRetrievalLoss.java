@@ -41,6 +41,17 @@ public final class PhaseRetrievalLoss implements GeneralizedLinearLoss {
         return a;
     }
 
+    /** Equal: the same range a (the function is then the same). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PhaseRetrievalLoss l && Double.compare(l.a, a) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return Double.hashCode(a);
+    }
+
     private double square(double u) {
         double au = Math.abs(u);
         return au <= a ? u * u : a * a + 2 * a * (au - a);

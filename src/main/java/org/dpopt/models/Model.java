@@ -10,6 +10,7 @@ import org.dpopt.data.Labels;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.OptimizationResult;
 import org.ejml.data.DMatrixRMaj;
 
@@ -101,23 +102,31 @@ public final class Model {
      */
     public static Model fromRun(OptimizationResult result, Problem problem, double rowNormBound, double[] classes,
             List<String> notes) {
+        return fromRun(result, Checks.notNull("problem", problem).shape(), rowNormBound, classes, notes);
+    }
+
+    /**
+     * As {@link #fromRun(OptimizationResult, Problem, double, double[], List)} from the public shape of the
+     * problem (its loss, intercept and dimension) — for a run whose rows are not in this JVM.
+     */
+    public static Model fromRun(OptimizationResult result, ProblemShape shape, double rowNormBound, double[] classes,
+            List<String> notes) {
         Checks.notNull("result", result);
         Checks.notNull("notes", notes);
-        Checks.notNull("problem", problem);
-        Loss l = problem.loss();
+        Loss l = Checks.notNull("shape", shape).loss();
         int m = l.outputs();
-        int cols = problem.dimension();
-        int d = problem.featureDimension();
+        int cols = shape.dimension();
+        int d = cols - (shape.hasIntercept() ? 1 : 0);
         double[] w = result.solution().data;
-        Checks.vector("solution", result.solution(), problem.parameterDimension());
+        Checks.vector("solution", result.solution(), shape.parameterDimension());
         double[][] ws = new double[m][d];
         double[] bs = new double[m];
         for (int c = 0; c < m; c++) {
             System.arraycopy(w, c * cols, ws[c], 0, d);
-            bs[c] = problem.hasIntercept() ? problem.interceptScale() * w[c * cols + d] : 0;
+            bs[c] = shape.hasIntercept() ? shape.interceptScale() * w[c * cols + d] : 0;
         }
         Kind kind = m > 1 ? Kind.MULTINOMIAL : l.isClassification() ? Kind.BINARY : Kind.REGRESSION;
-        return new Model(kind, l.name(), ModelFormat.link(kind, l.name()), classes, ws, bs, problem.interceptScale(),
+        return new Model(kind, l.name(), ModelFormat.link(kind, l.name()), classes, ws, bs, shape.interceptScale(),
                 rowNormBound, result.plan().algorithm(), result.parameters().asMap(),
                 ModelPrivacy.of(result.privacy(), result.noise()).withNotes(notes), ModelFormat.DPOPT_VERSION,
                 "the trained model");
@@ -378,11 +387,7 @@ public final class Model {
     }
 
     private static double[][] deepCopy(double[][] a) {
-        double[][] out = new double[a.length][];
-        for (int i = 0; i < a.length; i++) {
-            out[i] = a[i].clone();
-        }
-        return out;
+        return Arrays.stream(a).map(double[]::clone).toArray(double[][]::new);
     }
 
     @Override

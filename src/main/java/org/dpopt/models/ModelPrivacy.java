@@ -45,7 +45,7 @@ public record ModelPrivacy(double epsilon, double epsilonLower, double delta, St
     public static ModelPrivacy of(PrivacyReport report, String noise) {
         Checks.notNull("report", report);
         return new ModelPrivacy(report.epsilon(), report.epsilonLower(), report.delta(), report.accountant(),
-                String.valueOf(report.relation()), String.valueOf(report.bound()), report.event().describe(),
+                String.valueOf(report.relation()), report.bound().key(), report.event().describe(),
                 report.notes(), noise);
     }
 

@@ -11,12 +11,12 @@ import org.dpopt.linalg.Checks;
  * as a map or a reduce on any machine and give the same batches:
  *
  * <ol>
- *   <li><b>Map</b> over records ({@link #stepsOf}): record i walks over the steps 0..T−1 by geometric
+ *   <li><b>Map</b> over records ({@link Stream#stepsOf}): record i walks over the steps 0..T−1 by geometric
  *       skips, G_k = ⌊ln U_k / ln(1 − q)⌋ with U_k the k-th uniform of the keyed stream of i, joining the
  *       steps it lands on. The gaps between the steps of a Bernoulli(q) process are iid geometric, so
  *       this is the law of T independent Bernoulli(q) trials, at O(1 + qT) cost instead of O(T).</li>
  *   <li><b>Reduce</b>: group the (step, record) pairs by step.</li>
- *   <li><b>Truncate</b> ({@link #keep}): a step with more than B members keeps the B whose keyed sort
+ *   <li><b>Truncate</b> ({@link Stream#keep}): a step with more than B members keeps the B whose keyed sort
  *       keys h(step, i) are smallest: for iid continuous keys every B-subset is equally likely, which is
  *       the uniform truncation of {@link TruncatedPoissonSampler}. Padding to B slots is done by whoever
  *       consumes the batch (weight-0 slots add nothing).</li>

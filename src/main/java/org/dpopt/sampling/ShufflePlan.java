@@ -7,7 +7,7 @@ import org.dpopt.linalg.Checks;
 /**
  * A keyed shuffle plan: persistent or dynamic shuffling (Chua et al., "Scalable DP-SGD: Shuffling vs.
  * Poisson Subsampling", NeurIPS 2024, arXiv:2411.04205, Algorithm 3) by random sort keys. In epoch e
- * record i gets the key h_e(i) ({@link #sortKey}; one key for all epochs when persistent); the records
+ * record i gets the key h_e(i) ({@link Keys#sortKey}; one key for all epochs when persistent); the records
  * sorted by (key, id) are cut into S = n/b consecutive batches, so step e·S + j holds the records of
  * ranks [jb, (j+1)b). For iid continuous keys the sorted order is a uniformly random permutation (ties,
  * of probability ≤ n²/2⁶⁵, are broken by id), which is the in-memory samplers' law. Pure in (key, id,

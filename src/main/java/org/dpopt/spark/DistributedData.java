@@ -18,7 +18,7 @@ import org.dpopt.geometry.ConvexSet;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.ProblemShape;
-import org.ejml.data.DMatrixRMaj;
+import org.dpopt.models.Model;
 
 /**
  * A labelled dataset held by Spark executors: validated rows, projected onto the declared ℓ2 ball, each
@@ -33,14 +33,60 @@ public final class DistributedData {
     private final double bound;
     private final long rows;
     private final String source;
+    private final double interceptScale;
 
     DistributedData(SparkSession spark, JavaRDD<RowBlock> blocks, int d, double bound, long rows, String source) {
+        this(spark, blocks, d, bound, rows, source, 0);
+    }
+
+    private DistributedData(SparkSession spark, JavaRDD<RowBlock> blocks, int d, double bound, long rows,
+            String source, double interceptScale) {
         this.spark = spark;
         this.blocks = blocks;
         this.d = d;
         this.bound = bound;
         this.rows = rows;
         this.source = source;
+        this.interceptScale = interceptScale;
+    }
+
+    /**
+     * The rows (x, c) on the executors, as {@link org.dpopt.data.Dataset#withConstantColumn} builds them in
+     * memory: d + 1 columns, the last the public constant c, and the declared bound
+     * {@link org.dpopt.data.Dataset#augmentedBound}(R, c). The new rows are cached and these released.
+     *
+     * @param c the intercept's constant, c &gt; 0 and finite
+     * @throws IllegalArgumentException if these rows already have the column
+     */
+    public DistributedData withConstantColumn(double c) {
+        Checks.positive("intercept scale", c);
+        Checks.finite("intercept scale", c);
+        if (hasIntercept()) {
+            throw Checks.fail("intercept", "added once", "already on with scale " + interceptScale);
+        }
+        double b = org.dpopt.data.Dataset.augmentedBound(bound, c);
+        int d1 = d + 1;
+        JavaRDD<RowBlock> out = blocks.map(k -> {
+            double[] xs = new double[k.rows * d1];
+            for (int a = 0; a < k.rows; a++) {
+                System.arraycopy(k.x, a * k.d, xs, a * d1, k.d);
+                xs[a * d1 + k.d] = c;
+            }
+            return new RowBlock(k.firstId, k.rows, d1, b, xs, k.y, k.projected);
+        }).persist(StorageLevel.MEMORY_AND_DISK());
+        SparkEngine.call(out::count);
+        blocks.unpersist(false);
+        return new DistributedData(spark, out, d1, b, rows, source, c);
+    }
+
+    /** True if the last column is an intercept's constant. */
+    public boolean hasIntercept() {
+        return interceptScale > 0;
+    }
+
+    /** The intercept's constant c, or 0 without one. */
+    public double interceptScale() {
+        return interceptScale;
     }
 
     /** The session. */
@@ -52,12 +98,12 @@ public final class DistributedData {
         return blocks;
     }
 
-    /** d. */
+    /** d: the number of columns (the features, plus one with an intercept). */
     public int dimension() {
         return d;
     }
 
-    /** The declared row-norm bound R. */
+    /** The declared row-norm bound R (with an intercept, the augmented bound √(R² + c²)). */
     public double rowNormBound() {
         return bound;
     }
@@ -81,7 +127,8 @@ public final class DistributedData {
             throw Checks.fail("declaredSize", "positive (or 0 for none)", declaredSize);
         }
         boolean declared = declaredSize > 0;
-        return new ProblemShape(declared ? declaredSize : Math.toIntExact(rows), d, bound, loss, domain, declared);
+        return new ProblemShape(declared ? declaredSize : Math.toIntExact(rows), d, bound, loss, domain, declared,
+                interceptScale);
     }
 
     /** The number of rows projected onto the ball (non-private diagnostic). */
@@ -144,8 +191,8 @@ public final class DistributedData {
         JavaRDD<RowBlock> held = parts.filter(p -> p[1] != null).map(p -> p[1]).persist(StorageLevel.MEMORY_AND_DISK());
         long nTest = test.length;
         SparkEngine.call(() -> train.count() + held.count());
-        return new Split(new DistributedData(spark, train, d, bound, rows - nTest, source),
-                new DistributedData(spark, held, d, bound, nTest, source + " (test split)"));
+        return new Split(new DistributedData(spark, train, d, bound, rows - nTest, source, interceptScale),
+                new DistributedData(spark, held, d, bound, nTest, source + " (test split)", interceptScale));
     }
 
     /** A block's train rows and test rows, renumbered: a row's new id counts the earlier rows of its part. */
@@ -181,20 +228,26 @@ public final class DistributedData {
         return k >= 0 ? k : -k - 1;
     }
 
-    /** The fraction of rows with sign(⟨w, x⟩) = sign(y) (labels y &gt; 0 positive), as {@code Metrics.accuracy}. */
-    public double accuracy(DMatrixRMaj w) {
-        Checks.vector("w", w, d);
-        double[] ws = w.data.clone();
-        long correct = SparkEngine.call(() -> blocks.map(b -> {
-            org.dpopt.data.Dataset ds = b.dataset();
-            DMatrixRMaj wm = DMatrixRMaj.wrap(ws.length, 1, ws);
-            long c = 0;
-            for (int a = 0; a < ds.size(); a++) {
-                c += (ds.dot(a, wm) > 0) == (ds.label(a) > 0) ? 1 : 0;
-            }
-            return c;
-        }).fold(0L, Long::sum));
-        return (double) correct / rows;
+    /**
+     * The distinct labels with their first record ids (input validation on the driver; never released).
+     *
+     * @param cap the most distinct values kept (more: {@link LabelSummary#overflow()})
+     */
+    public LabelSummary labels(int cap) {
+        Checks.atLeastOne("cap", cap);
+        LabelSummary.Partial p = SparkEngine.call(() -> blocks.treeAggregate(new LabelSummary.Partial(cap),
+                LabelSummary.Partial::add, LabelSummary.Partial::merge, 2));
+        return p.summary(rows);
+    }
+
+    /**
+     * The number of rows a model file classifies correctly, by {@link Model#accuracy} on each block (the
+     * model rebuilt from its JSON text where the rows are; the rows are the original features).
+     */
+    public long correct(String modelJson) {
+        Checks.notNull("modelJson", modelJson);
+        return SparkEngine.call(() -> blocks.map(b -> Math.round(Model.fromJson(modelJson).accuracy(b.dataset())
+                * b.rows)).fold(0L, Long::sum));
     }
 
     /** Releases the cached rows. */

@@ -5,11 +5,12 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
+import org.dpopt.loss.MultinomialLogisticLoss;
 import org.dpopt.oracle.GllBisectionProx;
 
 /**
  * A loss as executors rebuild it: a name from {@link Losses#byName} and, for the Moreau envelope of a
- * non-smooth loss, its (β, accuracy). Losses are not serializable; their recipe is. Refuses a loss the
+ * non-smooth loss, its (β, accuracy); for the k-class multinomial loss, k. Losses are not serializable; their recipe is. Refuses a loss the
  * recipe would not rebuild equal to itself.
  */
 final class LossCodec implements Serializable {
@@ -19,21 +20,29 @@ final class LossCodec implements Serializable {
     private final boolean smoothed;
     private final double beta;
     private final double accuracy;
-    private transient GeneralizedLinearLoss loss;
+    private final int classes;
+    private transient Loss loss;
 
-    private LossCodec(String name, boolean smoothed, double beta, double accuracy) {
+    private LossCodec(String name, boolean smoothed, double beta, double accuracy, int classes) {
         this.name = name;
         this.smoothed = smoothed;
         this.beta = beta;
         this.accuracy = accuracy;
+        this.classes = classes;
     }
 
     /** The recipe of a loss. */
     static LossCodec of(Loss loss) {
         Checks.notNull("loss", loss);
+        if (loss instanceof MultinomialLogisticLoss m) {
+            return new LossCodec(Losses.MULTINOMIAL, false, 0, 0, m.classes());
+        }
         if (loss instanceof GllBisectionProx p) {
             LossCodec base = of(p.base());
-            return new LossCodec(base.name, true, p.beta(), p.accuracy());
+            if (base.classes > 0) {
+                throw Checks.fail("loss", "a generalized linear loss to smooth on Spark", p.base().name());
+            }
+            return new LossCodec(base.name, true, p.beta(), p.accuracy(), 0);
         }
         GeneralizedLinearLoss named;
         try {
@@ -42,17 +51,30 @@ final class LossCodec implements Serializable {
             named = null;
         }
         if (named == null || !named.equals(loss)) {
-            throw Checks.fail("loss", "a named generalized linear loss (" + Losses.NAMES + ") on Spark", loss.name());
+            throw Checks.fail("loss", "a named generalized linear loss (" + Losses.NAMES + ") or the multinomial "
+                    + "loss on Spark", loss.name());
         }
-        return new LossCodec(loss.name(), false, 0, 0);
+        return new LossCodec(loss.name(), false, 0, 0, 0);
     }
 
     /** The loss (rebuilt once per JVM). */
-    GeneralizedLinearLoss loss() {
+    Loss loss() {
         if (loss == null) {
-            GeneralizedLinearLoss base = Losses.byName(name);
-            loss = smoothed ? GllBisectionProx.of(base, beta, accuracy) : base;
+            if (classes > 0) {
+                loss = Losses.multinomial(classes);
+            } else {
+                GeneralizedLinearLoss base = Losses.byName(name);
+                loss = smoothed ? GllBisectionProx.of(base, beta, accuracy) : base;
+            }
         }
         return loss;
+    }
+
+    /** The loss as a generalized linear loss (the full passes' kernels need one). */
+    GeneralizedLinearLoss glm() {
+        if (loss() instanceof GeneralizedLinearLoss g) {
+            return g;
+        }
+        throw Checks.fail("loss", "a generalized linear loss for full passes on Spark", name);
     }
 }

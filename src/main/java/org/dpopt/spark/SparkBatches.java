@@ -129,7 +129,8 @@ public final class SparkBatches implements BatchGradientSource {
         if (step < 0 || step >= steps) {
             throw Checks.fail("step", "in [0, " + steps + ")", step);
         }
-        int d = data.dimension();
+        int d = loss.loss().parameterDimension(data.dimension());
+        Checks.vector("w", w, d);
         List<StepSum> parts = plan.sum(step, w.data.clone(), clip, loss, d);
         int rows = 0;
         int clipped = 0;
@@ -157,7 +158,8 @@ public final class SparkBatches implements BatchGradientSource {
 
     @Override
     public double empiricalRisk(DMatrixRMaj w) {
-        int d = data.dimension();
+        int d = loss.loss().parameterDimension(data.dimension());
+        Checks.vector("w", w, d);
         double[] ws = w.data.clone();
         LossCodec codec = loss;
         double total = SparkEngine.call(() -> data.blocks().map(b -> {

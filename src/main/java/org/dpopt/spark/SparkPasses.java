@@ -99,7 +99,7 @@ public final class SparkPasses implements DataPasses {
         try {
             passes++;
             return SparkEngine.call(() -> data.blocks().treeAggregate(new double[width], (acc, b) -> {
-                k.add(b.dataset(), codec.loss(), DMatrixRMaj.wrap(d, 1, bw.value()), n, acc);
+                k.add(b.dataset(), codec.glm(), DMatrixRMaj.wrap(d, 1, bw.value()), n, acc);
                 return acc;
             }, (a, b) -> {
                 for (int j = 0; j < a.length; j++) {
@@ -212,7 +212,7 @@ public final class SparkPasses implements DataPasses {
         try {
             passes++;
             p = SparkEngine.call(() -> data.blocks().treeAggregate(new Partial(d), (acc, b) -> {
-                DatasetPasses.addGradient(b.dataset(), codec.loss(), DMatrixRMaj.wrap(d, 1, bw.value()), n,
+                DatasetPasses.addGradient(b.dataset(), codec.glm(), DMatrixRMaj.wrap(d, 1, bw.value()), n,
                         DMatrixRMaj.wrap(d, 1, acc.g));
                 Fetched f = Fetched.of(b, bi.value());
                 if (f.ids().length > 0) {

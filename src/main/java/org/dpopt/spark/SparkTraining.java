@@ -22,7 +22,8 @@ import org.ejml.data.DMatrixRMaj;
 /**
  * {@code dpopt train --engine spark}: read the data on the executors, plan from the public shape, run the
  * optimizer with distributed sums, and evaluate on held-out data — the in-memory flow of the CLI with
- * the data left where it is. The split (without {@code --test-data}) is the in-memory one.
+ * the data left where it is: {@link #load} (read, validate, split — the split without
+ * {@code --test-data} is the in-memory one), {@link #train}, {@link #evaluate}.
  */
 public final class SparkTraining {
     private SparkTraining() {
@@ -32,8 +33,11 @@ public final class SparkTraining {
     public static final java.util.List<String> ALGORITHMS = java.util.List.of("dp-sgd", "noisy-frank-wolfe",
             "objective-perturbation", "objective-perturbation-svrg");
 
+    /** The most distinct labels a classification run reads (a k-class model needs k below it). */
+    public static final int LABEL_CAP = 10_000;
+
     /**
-     * What to train.
+     * Where the rows are.
      *
      * @param master the Spark master, or null (spark-submit's, else local[*])
      * @param data FILE|DIR of training rows
@@ -44,51 +48,70 @@ public final class SparkTraining {
      * @param dimension the declared d, or null where the format gives it
      * @param rowNormBound R
      * @param policy what to do with rows above R
-     * @param declaredSize the declared n, or 0
-     * @param optimizer one of {@link #ALGORITHMS}
-     * @param loss the loss
-     * @param domain the constraint set
-     * @param budget (ε, δ)
-     * @param rng the run's generator (secure unless research mode)
-     * @param progress where step progress goes (stderr), or null
      */
-    public record Request(String master, String data, String testData, double testFraction, long splitSeed,
-            SparkData.Format format, Integer dimension, double rowNormBound, RowNormPolicy policy, int declaredSize,
-            PrivateOptimizer optimizer, Loss loss, ConvexSet domain, PrivacyBudget budget, UniformRandomProvider rng,
-            PrintWriter progress) {
+    public record Source(String master, String data, String testData, double testFraction, long splitSeed,
+            SparkData.Format format, Integer dimension, double rowNormBound, RowNormPolicy policy) {
     }
 
     /**
-     * What came out: the result, the in-process training seconds, held-out metrics, and non-private counts
-     * (for {@code --diagnostics} only).
+     * The rows read and split, cached on the executors, with their labels for validation (the whole file's,
+     * the training part's, and the test file's if one was given, else null) and the non-private count of
+     * projected rows.
      */
-    public record Outcome(OptimizationResult result, double seconds, Double testAccuracy, double testLoss,
-            long testRows, long trainRows, long projectedRows) {
+    public record Inputs(DistributedData train, DistributedData test, LabelSummary fileLabels,
+            LabelSummary trainLabels, LabelSummary testLabels, long projectedRows) {
     }
 
-    /** Runs a request. */
-    public static Outcome train(Request q) {
-        Checks.notNull("request", q);
-        if (!ALGORITHMS.contains(q.optimizer().name())) {
-            throw Checks.fail("--algorithm", "one of " + ALGORITHMS + " with --engine spark (not available on Spark)",
-                    q.optimizer().name());
-        }
+    /** Reads and validates the rows and splits them as in memory (the split's seed is public). */
+    public static Inputs load(Source q) {
+        Checks.notNull("source", q);
         SparkEngine.quietTaskFailures();
         var spark = SparkEngine.session(q.master());
         DistributedData all = SparkData.read(spark, q.data(), q.format(), q.dimension(), q.rowNormBound(), q.policy());
         long projected = all.projectedRows();
-        DistributedData train;
-        DistributedData test;
+        LabelSummary fileLabels = all.labels(LABEL_CAP);
         if (q.testData() != null) {
-            train = all;
-            test = SparkData.read(spark, q.testData(), q.format(), q.dimension() != null ? q.dimension()
-                    : all.dimension(), q.rowNormBound(), q.policy());
-        } else {
-            DistributedData.Split s = all.split(q.testFraction(), Rngs.seeded(q.splitSeed()));
-            train = s.train();
-            test = s.test();
-            all.unpersist();
+            DistributedData test = SparkData.read(spark, q.testData(), q.format(), q.dimension() != null
+                    ? q.dimension() : all.dimension(), q.rowNormBound(), q.policy());
+            return new Inputs(all, test, fileLabels, fileLabels, test.labels(LABEL_CAP), projected);
         }
+        DistributedData.Split s = all.split(q.testFraction(), Rngs.seeded(q.splitSeed()));
+        all.unpersist();
+        return new Inputs(s.train(), s.test(), fileLabels, s.train().labels(LABEL_CAP), null, projected);
+    }
+
+    /**
+     * How to train.
+     *
+     * @param declaredSize the declared n, or 0
+     * @param optimizer one of {@link #ALGORITHMS}
+     * @param loss the loss
+     * @param domain the constraint set
+     * @param interceptScale the intercept's constant c (its column is built on the executors), or 0
+     * @param budget (ε, δ)
+     * @param rng the run's generator (secure unless research mode)
+     * @param progress where step progress goes (stderr), or null
+     */
+    public record Fit(int declaredSize, PrivateOptimizer optimizer, Loss loss, ConvexSet domain,
+            double interceptScale, PrivacyBudget budget, UniformRandomProvider rng, PrintWriter progress) {
+    }
+
+    /** What came out: the result, the public shape it was planned for, and the in-process training seconds. */
+    public record Outcome(OptimizationResult result, ProblemShape shape, double seconds) {
+    }
+
+    /**
+     * Plans from the public shape and runs with distributed sums. With an intercept, the training rows
+     * become (x, c) on the executors, as in memory, so the shape is (d + 1, √(R² + c²)).
+     */
+    public static Outcome train(Inputs in, Fit q) {
+        Checks.notNull("fit", q);
+        if (!ALGORITHMS.contains(q.optimizer().name())) {
+            throw Checks.fail("--algorithm", "one of " + ALGORITHMS + " with --engine spark (not available on Spark)",
+                    q.optimizer().name());
+        }
+        DistributedData train = q.interceptScale() > 0 ? in.train().withConstantColumn(q.interceptScale())
+                : in.train();
         ProblemShape shape = train.shape(q.loss(), q.domain(), q.declaredSize());
         RunPlan plan = q.optimizer().plan(shape, q.budget());
         long steps = plan.parameters().asMap().get(Param.STEPS.key()) instanceof Number k ? k.longValue() : 0;
@@ -96,10 +119,30 @@ public final class SparkTraining {
         long t0 = System.nanoTime();
         OptimizationResult r = run(q.optimizer(), train, shape, plan, q.rng(), progress);
         double seconds = (System.nanoTime() - t0) / 1e9;
-        DMatrixRMaj w = r.solution();
-        Double acc = q.loss().isClassification() ? test.accuracy(w) : null;
-        double testLoss = new SparkBatches(test, q.loss(), null).empiricalRisk(w);
-        return new Outcome(r, seconds, acc, testLoss, test.rows(), train.rows(), projected);
+        train.unpersist();
+        return new Outcome(r, shape, seconds);
+    }
+
+    /** Held-out metrics (not covered by the guarantee): accuracy of a classifier, or null, and the mean loss. */
+    public record Evaluation(Double accuracy, double loss, long rows) {
+    }
+
+    /**
+     * Evaluates on held-out rows as in memory: a classifier's accuracy by its model file's own
+     * {@code accuracy} (on the executors), and the mean loss of w on the rows (x, c) with the intercept's
+     * constant c (0: none). The rows are released afterwards.
+     *
+     * @param modelJson the model file's text (a classifier's: its accuracy is computed), or null (regression)
+     */
+    public static Evaluation evaluate(DistributedData test, Loss loss, double interceptScale, DMatrixRMaj w,
+            String modelJson) {
+        Checks.notNull("test", test);
+        long rows = test.rows();
+        Double acc = modelJson != null ? (double) test.correct(modelJson) / rows : null;
+        DistributedData t = interceptScale > 0 ? test.withConstantColumn(interceptScale) : test;
+        double testLoss = new SparkBatches(t, loss, null).empiricalRisk(w);
+        t.unpersist();
+        return new Evaluation(acc, testLoss, rows);
     }
 
     /**

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.dpopt.accounting.AblqAccountant.Bound;
+
 import org.dpopt.accounting.AblqStepEvent.BatchOrder;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +51,7 @@ class AblqAccountantTest {
             // upper = deterministic curve at z/sqrt(E)
             close(GaussianMechanism.delta(2, 0.8 / Math.sqrt(2)), acc.delta(e, 2), 1e-12);
             PrivacyReport r = acc.report(e, 1e-2);
-            assertEquals("upper", r.bound());
+            assertEquals(org.dpopt.accounting.Bound.UPPER, r.bound());
             assertTrue(r.epsilonLower() < r.epsilon(), r.toString());
             assertTrue(r.notes().get(0).contains("OPTIMISTIC"));
             // the lower ε is where the lower δ curve crosses 1e-2
@@ -123,7 +123,7 @@ class AblqAccountantTest {
         assertTrue(new RdpAccountant().epsilon(p, 1e-5) >= e);
         PrivacyReport r = acc.report(p, 1e-5);
         assertTrue(r.epsilonLower() <= r.epsilon());
-        assertEquals("upper", r.bound());
+        assertEquals(org.dpopt.accounting.Bound.UPPER, r.bound());
         // without PLD the Poisson event goes to the delegate
         AblqAccountant viaRdp = new AblqAccountant(NeighboringRelation.ZERO_OUT, new RdpAccountant());
         close(new RdpAccountant().epsilon(p, 1e-5), viaRdp.epsilon(p, 1e-5), 1e-12);

@@ -90,7 +90,7 @@ class PldAccountantTest {
         for (double[] c : new double[][] {{0.01, 1.0, 1000}, {0.1, 2.0, 50}, {0.001, 0.7, 10}}) {
             PrivacyReport r = PLD.report(sgd(c[0], c[1], (long) c[2]), 1e-5);
             assertEquals("pld", r.accountant());
-            assertEquals("upper", r.bound());
+            assertEquals(org.dpopt.accounting.Bound.UPPER, r.bound());
             assertTrue(r.epsilonLower() >= 0);
             assertTrue(r.epsilon() >= r.epsilonLower());
             // floor rounding drifts by at most T·h per composition

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dpopt.models.Model;
 import org.dpopt.noise.NoiseSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SparkTrainCliTest {
 
-    private static String[] args(Path data, Path model, String engine, String... extra) {
+    static String[] args(Path data, Path model, String engine, String... extra) {
         List<String> a = new java.util.ArrayList<>(List.of("train", "--data", data.toString(), "--epsilon", "1",
                 "--delta", "1e-5", "--model-out", model.toString(), "--json", "--engine", engine));
         if (engine.equals("spark")) {
@@ -29,8 +30,15 @@ class SparkTrainCliTest {
         return a.toArray(String[]::new);
     }
 
-    private static double[] model(Path p) throws Exception {
-        return Files.readAllLines(p).stream().mapToDouble(Double::parseDouble).toArray();
+    /** A model file's weights, score by score, then its intercepts. */
+    static double[] model(Path p) {
+        Model m = Model.load(p);
+        java.util.stream.DoubleStream.Builder b = java.util.stream.DoubleStream.builder();
+        for (double[] w : m.weights()) {
+            java.util.Arrays.stream(w).forEach(b::add);
+        }
+        java.util.Arrays.stream(m.intercepts()).forEach(b::add);
+        return b.build().toArray();
     }
 
     private static CliTest.Run sameRun(Path dir, String... algorithmFlags) throws Exception {
@@ -42,10 +50,10 @@ class SparkTrainCliTest {
      * The in-memory run on memoryData and the Spark run on sparkData (the same rows) with the same flags
      * (plus sparkOnly): the same model to 1e-9, the same report and held-out metrics. Returns the Spark run.
      */
-    private static CliTest.Run sameRun(Path dir, Path memoryData, Path sparkData, List<String> sparkOnly,
+    static CliTest.Run sameRun(Path dir, Path memoryData, Path sparkData, List<String> sparkOnly,
             String... algorithmFlags) throws Exception {
-        Path mm = dir.resolve("memory.txt");
-        Path ms = dir.resolve("spark.txt");
+        Path mm = dir.resolve("memory.json");
+        Path ms = dir.resolve("spark.json");
         List<String> sparkFlags = new java.util.ArrayList<>(List.of(algorithmFlags));
         sparkFlags.addAll(sparkOnly);
         CliTest.Run rm = CliTest.run(args(memoryData, mm, "memory", algorithmFlags));
@@ -64,8 +72,10 @@ class SparkTrainCliTest {
             den += a[j] * a[j];
         }
         assertTrue(Math.sqrt(num) <= 1e-9 * Math.sqrt(den), "relative error " + Math.sqrt(num / den));
-        for (String k : List.of("epsilon", "delta", "accountant", "relation", "noise", "parameters", "privacy",
-                "test_accuracy")) {
+        System.out.println("spark vs memory " + String.join(" ", algorithmFlags) + ": relative error "
+                + Math.sqrt(num / den));
+        for (String k : List.of("algorithm", "loss", "classes", "fit_intercept", "epsilon", "epsilon_lower", "delta",
+                "accountant", "relation", "noise", "parameters", "privacy", "test_accuracy", "test_rows")) {
             assertEquals(m.get(k), s.get(k), k);
         }
         assertEquals(m.get("test_loss").asDouble(), s.get("test_loss").asDouble(), 1e-12);
@@ -195,11 +205,14 @@ class SparkTrainCliTest {
         Path parts = dir.resolve("train.parquet");
         org.dpopt.spark.SparkEngine.session("local[2]").createDataFrame(rows, schema).repartition(3).write()
                 .parquet(parts.toString());
-        JsonNode j = CliTest.json(CliTest.run(args(parts, dir.resolve("m.txt"), "spark", "--algorithm", "dp-sgd",
+        JsonNode j = CliTest.json(CliTest.run(args(parts, dir.resolve("m.json"), "spark", "--algorithm", "dp-sgd",
                 "--format", "parquet", "--dataset-size", "320", "--epochs", "2", "--seed", "1")));
         assertEquals(320, j.get("parameters").get("dataset_size").asInt());
         assertTrue(j.get("test_accuracy").asDouble() > 0.5, "accuracy " + j.get("test_accuracy"));
-        assertEquals(2, model(dir.resolve("m.txt")).length);
+        Model m = Model.load(dir.resolve("m.json"));
+        assertEquals(2, m.dimension());
+        assertTrue(m.fitIntercept());
+        assertEquals(3, model(dir.resolve("m.json")).length); // two weights and the intercept
     }
 
     @Test

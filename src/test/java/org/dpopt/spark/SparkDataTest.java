@@ -137,4 +137,32 @@ class SparkDataTest {
         assertTrue(refusal(q, SparkData.Format.PARQUET, null, RowNormPolicy.PROJECT).startsWith("--dimension must be"));
         assertTrue(refusal(q, SparkData.Format.PARQUET, 4, RowNormPolicy.PROJECT).contains("must have 4 features but had 3"));
     }
+
+    @Test
+    void interceptColumnAndShapeAreTheInMemoryOnes() throws Exception {
+        Path p = file("c.csv", "f1,f2,label\n0.3,0.4,1\n3,4,0\n-0.1,0.0,1\n0.6,0.8,0\n");
+        Dataset mem = DatasetIO.readCsv(p, 1.0, RowNormPolicy.PROJECT).dataset();
+        org.dpopt.loss.Problem problem = org.dpopt.loss.Problem.of(mem, org.dpopt.loss.Losses.logistic())
+                .withIntercept(0.5);
+        DistributedData d = read(p, SparkData.Format.CSV, null, RowNormPolicy.PROJECT).withConstantColumn(0.5);
+        Dataset back = d.collect();
+        assertArrayEquals(problem.data().features().data, back.features().data);
+        assertEquals(problem.data().rowNormBound(), back.rowNormBound(), 0.0);
+        assertEquals(problem.shape(), d.shape(problem.loss(), problem.domain(), 0));
+        assertEquals(1, d.projectedRows());
+        assertThrows(IllegalArgumentException.class, () -> d.withConstantColumn(0.5));
+        d.unpersist();
+    }
+
+    @Test
+    void labelSummaryListsFirstAppearancesOrCapsOut() throws Exception {
+        Path p = file("l.csv", "f1,label\n0.1,2\n0.2,0\n0.3,2\n0.4,-1\n0.5,0\n");
+        DistributedData d = read(p, SparkData.Format.CSV, null, RowNormPolicy.PROJECT);
+        LabelSummary s = d.labels(10);
+        assertArrayEquals(new double[] {2, 0, -1}, s.values());
+        assertArrayEquals(new long[] {0, 1, 3}, s.firstIds());
+        assertEquals(5, s.rows());
+        assertTrue(d.labels(2).overflow());
+        assertEquals(0, d.labels(2).values().length);
+    }
 }

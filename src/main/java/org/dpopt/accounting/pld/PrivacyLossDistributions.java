@@ -25,10 +25,8 @@ public final class PrivacyLossDistributions {
      */
     public static PrivacyLossDistribution gaussian(double noiseMultiplier, Direction direction, double h,
             Rounding rounding) {
-        Checks.positive("noiseMultiplier", noiseMultiplier);
-        Checks.finite("noiseMultiplier", noiseMultiplier);
-        check(direction, h, rounding);
-        return discretize(LossModels.gaussian(noiseMultiplier), h, rounding);
+        check(noiseMultiplier, direction, h, rounding);
+        return LossDiscretizer.discretize(LossModels.gaussian(noiseMultiplier), h, rounding);
     }
 
     /**
@@ -37,10 +35,8 @@ public final class PrivacyLossDistributions {
      */
     public static PrivacyLossDistribution laplace(double noiseMultiplier, Direction direction, double h,
             Rounding rounding) {
-        Checks.positive("noiseMultiplier", noiseMultiplier);
-        Checks.finite("noiseMultiplier", noiseMultiplier);
-        check(direction, h, rounding);
-        return discretize(LossModels.laplace(noiseMultiplier), h, rounding);
+        check(noiseMultiplier, direction, h, rounding);
+        return LossDiscretizer.discretize(LossModels.laplace(noiseMultiplier), h, rounding);
     }
 
     /**
@@ -51,13 +47,11 @@ public final class PrivacyLossDistributions {
     public static PrivacyLossDistribution poissonGaussian(double samplingProbability, double noiseMultiplier,
             Direction direction, double h, Rounding rounding) {
         Checks.probability("samplingProbability", samplingProbability);
-        Checks.positive("noiseMultiplier", noiseMultiplier);
-        Checks.finite("noiseMultiplier", noiseMultiplier);
-        check(direction, h, rounding);
+        check(noiseMultiplier, direction, h, rounding);
         if (samplingProbability == 1.0) {
-            return discretize(LossModels.gaussian(noiseMultiplier), h, rounding);
+            return LossDiscretizer.discretize(LossModels.gaussian(noiseMultiplier), h, rounding);
         }
-        return discretize(LossModels.poissonGaussian(samplingProbability, noiseMultiplier,
+        return LossDiscretizer.discretize(LossModels.poissonGaussian(samplingProbability, noiseMultiplier,
                 direction == Direction.REMOVE), h, rounding);
     }
 
@@ -123,6 +117,12 @@ public final class PrivacyLossDistributions {
         return PrivacyLossDistribution.fromPmf(h, min, probs, infinityMass, rounding.isPessimistic());
     }
 
+    private static void check(double noiseMultiplier, Direction direction, double h, Rounding rounding) {
+        Checks.positive("noiseMultiplier", noiseMultiplier);
+        Checks.finite("noiseMultiplier", noiseMultiplier);
+        check(direction, h, rounding);
+    }
+
     private static void check(Direction direction, double h, Rounding rounding) {
         Checks.notNull("direction", direction);
         Checks.notNull("rounding", rounding);
@@ -137,159 +137,6 @@ public final class PrivacyLossDistributions {
     public static PrivacyLossDistribution fromLossModel(LossModel model, double h, Rounding rounding) {
         Checks.notNull("model", model);
         check(Direction.REMOVE, h, rounding);
-        return discretize(model, h, rounding);
-    }
-
-    /** Puts a continuous loss on the grid (see the class comment). */
-    static PrivacyLossDistribution discretize(LossModel m, double h, Rounding rounding) {
-        double lossLow = findLow(m);
-        double lossHigh = findHigh(m);
-        long kLo = (long) Math.floor(lossLow / h) - 1;
-        long kHi = (long) Math.ceil(lossHigh / h) + 1;
-        long count = kHi - kLo + 1;
-        if (count > PrivacyLossDistribution.MAX_LEAF_POINTS) {
-            throw new PldGridTooLargeException(count, PrivacyLossDistribution.MAX_LEAF_POINTS);
-        }
-        int n = (int) count;
-        double[] probs = new double[n];
-        double cP = m.center();
-        double cQ = -m.center();
-        double denom = -Math.expm1(-h);
-        double margin = Math.min(1, 1e-15 / (h * h));
-        // tails at the left end of the current interval, on the sides used for it
-        double[] leftVals = new double[2];
-        double[] rightVals = new double[2];
-        boolean sideP = kLo * h >= cP;
-        boolean sideQ = kLo * h >= cQ;
-        m.tails(kLo * h, sideP, sideQ, leftVals);
-        for (int i = 0; i < n - 1; i++) {
-            double left = (kLo + i) * h;
-            double right = (kLo + i + 1) * h;
-            boolean sP = left >= cP;
-            boolean sQ = left >= cQ;
-            if (sP != sideP || sQ != sideQ) {
-                sideP = sP;
-                sideQ = sQ;
-                m.tails(left, sP, sQ, leftVals);
-            }
-            m.tails(right, sP, sQ, rightVals);
-            double massP = sP ? leftVals[0] - rightVals[0] : rightVals[0] - leftVals[0];
-            double massQ = Math.max(0, sQ ? leftVals[1] - rightVals[1] : rightVals[1] - leftVals[1]);
-            double[] swap = leftVals;
-            leftVals = rightVals;
-            rightVals = swap;
-            if (!(massP > 0)) {
-                continue;
-            }
-            if (rounding == Rounding.FLOOR) {
-                probs[i] += massP;
-            } else if (rounding == Rounding.CEIL) {
-                probs[i + 1] += massP;
-            } else {
-                // ∫ (1 − e^{−(l − left)})/(1 − e^{−h}) dP over the interval goes to the right end. The
-                // difference and the division by h each lose ~log10(1/h) digits (error ≲ 1e-8·massP at
-                // h = 1e-4); the margin (1e-15/h²)·massP moves that much more mass up, which can only
-                // raise the curve.
-                // e^{left}·Q(I) in log space: e^{left} overflows for losses above ~709, where Q(I) underflows
-                double qPart = massQ > 0 ? Math.exp(left + Math.log(massQ)) : 0;
-                double toRight = (massP - qPart) / denom + margin * massP;
-                toRight = toRight >= 0 ? Math.min(massP, toRight) : Double.isNaN(toRight) ? massP : 0; // undefined → up
-                probs[i + 1] += toRight;
-                probs[i] += massP - toRight;
-            }
-        }
-        double below = m.lowerP(kLo * h);
-        double above = m.upperP(kHi * h);
-        double inf = 0;
-        if (rounding.isPessimistic()) {
-            probs[0] += below;
-            inf = above;
-        } else {
-            probs[n - 1] += above;
-        }
-        int lo = 0;
-        while (lo < n - 1 && probs[lo] == 0) {
-            lo++;
-        }
-        int hi = n - 1;
-        while (hi > lo && probs[hi] == 0) {
-            hi--;
-        }
-        double[] kept = new double[hi - lo + 1];
-        System.arraycopy(probs, lo, kept, 0, kept.length);
-        for (double p : kept) {
-            if (!(p >= 0) || Double.isInfinite(p)) {
-                throw new IllegalStateException("discretized PLD has a non-finite probability " + p + " (internal error)");
-            }
-        }
-        if (!(inf >= 0 && inf <= 1)) {
-            throw new IllegalStateException("discretized PLD has infinity mass " + inf + " (internal error)");
-        }
-        return PrivacyLossDistribution.of(h, kLo + lo, kept, inf, rounding.isPessimistic());
-    }
-
-    private static void requireFinite(double center, double scale) {
-        if (!Double.isFinite(center) || !(scale > 0) || Double.isInfinite(scale)) {
-            throw new PldGridTooLargeException("PLD loss model must have a finite centre and scale but had " + center
-                    + " and " + scale);
-        }
-    }
-
-    private static double findHigh(LossModel m) {
-        if (m.supportHigh() < Double.POSITIVE_INFINITY) {
-            return m.supportHigh();
-        }
-        double step = m.scale();
-        double prev = m.center();
-        requireFinite(prev, step);
-        double l = prev + step;
-        for (int it = 0; m.upperP(l) > CONSTRUCTION_TAIL; it++) {
-            prev = l;
-            step *= 2;
-            l = m.center() + step;
-            if (it > 1100 || !Double.isFinite(l)) {
-                throw new PldGridTooLargeException("PLD loss range must be finite but its upper tail does not end");
-            }
-        }
-        double lo = prev;
-        double hi = l;
-        for (int it = 0; it < 60 && hi - lo > 1e-9 * Math.max(1, Math.abs(hi)); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (m.upperP(mid) > CONSTRUCTION_TAIL) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
-    }
-
-    private static double findLow(LossModel m) {
-        double step = m.scale();
-        double prev = m.center();
-        requireFinite(prev, step);
-        double l = prev - step;
-        for (int it = 0; l > m.supportLow() && m.lowerP(l) > CONSTRUCTION_TAIL; it++) {
-            prev = l;
-            step *= 2;
-            l = m.center() - step;
-            if (it > 1100 || !Double.isFinite(l)) {
-                throw new PldGridTooLargeException("PLD loss range must be finite but its lower tail does not end");
-            }
-        }
-        if (l <= m.supportLow()) {
-            return m.supportLow();
-        }
-        double lo = l;
-        double hi = prev;
-        for (int it = 0; it < 60 && hi - lo > 1e-9 * Math.max(1, Math.abs(lo)); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (m.lowerP(mid) > CONSTRUCTION_TAIL) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        return lo;
+        return LossDiscretizer.discretize(model, h, rounding);
     }
 }

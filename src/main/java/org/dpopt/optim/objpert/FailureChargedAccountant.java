@@ -2,6 +2,7 @@ package org.dpopt.optim.objpert;
 
 import java.util.List;
 import java.util.Optional;
+import org.dpopt.accounting.Bound;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.NeighboringRelation;
@@ -93,7 +94,7 @@ final class FailureChargedAccountant implements PrivacyAccountant {
         String note = "delta includes (1 + e^eps) p = " + (Double.isNaN(s[1]) ? planCharge() : s[1])
                 + " for a solver failure of probability at most p = " + failureProbability + " on every dataset";
         if (Double.isInfinite(s[0])) {
-            return new PrivacyReport(s[0], Double.NaN, delta, name(), relation(), event, "upper", List.of(note));
+            return new PrivacyReport(s[0], Double.NaN, delta, name(), relation(), event, Bound.UPPER, List.of(note));
         }
         PrivacyReport r = inner.report(event, delta - s[1]);
         return new PrivacyReport(r.epsilon(), r.epsilonLower(), delta, r.accountant(), r.relation(), r.event(),

@@ -67,7 +67,7 @@ class TiltedCompositionTest {
             Composition c = new Composition(h, true, new Pmf[] {pmf}, new long[] {t});
             BigDecimal[] exact = exactPower(p, t);
             for (double lambda : new double[] {0.5, 3, 12}) {
-                Composition.Tilt tilt = c.evaluate(lambda, c.minLoss());
+                Tilt tilt = c.evaluate(lambda, c.minLoss());
                 int n = Fft.nextPowerOfTwo(Math.max(tilt.y.length, 16));
                 long first = offset * t; // grid index of exact[0]
                 double err2 = 0;

@@ -41,7 +41,7 @@ class NoisySgdSamplersTest {
             assertEquals(DpEvents.normalize(statement), r.ledger(), name);
             assertEquals(20, r.steps(), name);
             assertTrue(r.privacy().epsilon() <= 2 * (1 + 1e-9), name + ": " + r.privacy());
-            assertEquals("upper", r.privacy().bound());
+            assertEquals(org.dpopt.accounting.Bound.UPPER, r.privacy().bound());
             assertEquals(Samplers.byName(name).relation(), sgd.relation());
             assertEquals(sgd.relation(), r.privacy().relation());
             double acc = Metrics.accuracy(r.solution(), p.data());
