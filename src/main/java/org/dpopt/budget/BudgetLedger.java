@@ -3,6 +3,7 @@ package org.dpopt.budget;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.dpopt.accounting.Bound;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyReport;
@@ -57,7 +58,7 @@ public final class BudgetLedger {
          */
         public static Entry of(String release, PrivacyReport report, Instant time) {
             Checks.notNull("report", report);
-            if (!"upper".equals(report.bound())) {
+            if (report.bound() != Bound.UPPER) {
                 throw Checks.fail("privacy report of " + release, "an upper bound to be recorded in a budget",
                         report.bound() + " bound");
             }

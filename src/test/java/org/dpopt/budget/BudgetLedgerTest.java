@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
+import org.dpopt.accounting.Bound;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
@@ -76,5 +77,12 @@ class BudgetLedgerTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new BudgetLedger.Entry(Instant.EPOCH, "two\nlines", 1, 1e-6, "pld", SGD));
         assertThrows(UnsupportedOperationException.class, () -> l.entries().add(sgdRun("b")));
+        // a lower bound or an infinite epsilon is no spend a budget can record
+        PrivacyReport lower = new PrivacyReport(0.5, 0.5, 1e-6, "pld", AR, SGD, Bound.LOWER, java.util.List.of());
+        assertThrows(IllegalArgumentException.class, () -> BudgetLedger.Entry.of("x", lower, Instant.EPOCH));
+        assertThrows(IllegalArgumentException.class,
+                () -> BudgetLedger.Entry.of("x", PrivacyReport.nonPrivate(1e-6), Instant.EPOCH));
+        PrivacyReport upper = new PrivacyReport(0.5, 0.5, 1e-6, "pld", AR, SGD, Bound.UPPER, java.util.List.of());
+        assertEquals(0.5, BudgetLedger.Entry.of("x", upper, Instant.EPOCH).epsilon());
     }
 }
