@@ -37,6 +37,11 @@ interface AlgorithmSpec {
         return r == null ? ConvexSets.unconstrained() : ConvexSets.l2Ball(r);
     }
 
+    /** The knobs that matter most when this algorithm's model is no better than the majority class. */
+    default String hint() {
+        return "--epochs, --learning-rate or --clip-norm";
+    }
+
     /** Builds the optimizer from the given flags (absent flags take the documented defaults). */
     PrivateOptimizer build(TrainArgs args);
 }
