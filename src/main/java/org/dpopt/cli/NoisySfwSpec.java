@@ -37,4 +37,9 @@ final class NoisySfwSpec implements AlgorithmSpec {
     public PrivateOptimizer build(TrainArgs a) {
         return NoisyStochasticFrankWolfe.builder().diagnostics(a.diagnostics()).build();
     }
+
+    @Override
+    public String hint() {
+        return "--radius, --p or --constraint";
+    }
 }

@@ -40,4 +40,9 @@ final class PgMirrorDescentSpec implements AlgorithmSpec {
         }
         return b.accountant(Accountants.byName(a.get(Flag.ACCOUNTANT))).build();
     }
+
+    @Override
+    public String hint() {
+        return "--radius, --rho or --p";
+    }
 }

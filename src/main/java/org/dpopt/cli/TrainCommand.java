@@ -195,6 +195,9 @@ final class TrainCommand implements Callable<Integer> {
         if (diagnostics) {
             err.println(DIAGNOSTICS_WARNING);
         }
+        if (out.get("hint") != null) {
+            err.println("dpopt: hint: " + out.get("hint"));
+        }
         err.flush();
         print(out);
         return 0;
@@ -239,7 +242,14 @@ final class TrainCommand implements Callable<Integer> {
         out.put("parameters", r.parameters().asMap());
         out.put("privacy", model.privacy().toString());
         if (model.kind() != Model.Kind.REGRESSION) {
-            out.put("test_accuracy", model.accuracy(test));
+            double acc = model.accuracy(test);
+            double majority = MajorityGuard.majorityRate(test);
+            out.put("test_accuracy", acc);
+            out.put("test_majority_rate", majority);
+            String hint = MajorityGuard.hint(acc, majority, AlgorithmSpecs.get(algorithm));
+            if (hint != null) {
+                out.put("hint", hint);
+            }
         }
         out.put("test_loss", Json.finiteOrNull(problem.withData(test).empiricalRisk(r.solution())));
         if (testData != null) {
