@@ -53,8 +53,8 @@ class GoldenRunsTest {
         out.add(cli("nsgd", "logistic", bc, 10.0, Map.of("--preset", "paper")));
         out.add(cli("non-private", "logistic", bc, null, Map.of()));
         out.add(cli("noisy-frank-wolfe", "logistic", bc, null, Map.of()));
-        out.add(cli("vr-frank-wolfe", "logistic", bc, null, Map.of()));
-        out.add(cli("noisy-sfw", "logistic", bc, null, Map.of()));
+        out.add(cli("vr-frank-wolfe", "logistic", bc, null, Map.of("--preset", "paper")));
+        out.add(cli("noisy-sfw", "logistic", bc, null, Map.of("--preset", "paper")));
         out.add(cli("phased-sgd", "hinge", bc, null, Map.of()));
         out.add(cli("prox-sgd", "hinge", bc, null, Map.of()));
         out.add(cli("pg-mirror-descent", "phase-retrieval", pr, 1.0, Map.of("--radius", 1.0, "--p", 1.0)));
