@@ -1,6 +1,7 @@
 package org.dpopt.cli;
 
 import java.util.Map;
+import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.optim.PrivateOptimizer;
@@ -24,6 +25,14 @@ interface AlgorithmSpec {
     /** The loss used when {@code --loss} is not given. */
     default String defaultLoss() {
         return "logistic";
+    }
+
+    /**
+     * The loss used when {@code --loss} is not given, for this training file (default: {@link #defaultLoss()};
+     * an algorithm whose default is a regression loss may follow binary labels to a classification loss).
+     */
+    default String defaultLoss(Dataset train) {
+        return defaultLoss();
     }
 
     /** False only for the non-private baseline (which refuses --epsilon/--delta). */

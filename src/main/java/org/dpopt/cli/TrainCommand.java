@@ -137,7 +137,8 @@ final class TrainCommand implements Callable<Integer> {
         Inputs in = inputs();
         Dataset train = in.train();
         Dataset test = in.test();
-        TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, alg.defaultLoss(), classes, intercept,
+        TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, alg.defaultLoss(in.read().dataset()), classes,
+                intercept,
                 interceptScale, alg.domain(args), datasetSize), in.read().dataset(), train, "--data");
         if (testData != null) {
             setup.loss().checkLabels(test, "--test-data");

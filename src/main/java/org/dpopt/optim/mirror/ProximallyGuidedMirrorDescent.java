@@ -124,8 +124,13 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         }
         double declared = shape.loss().weakConvexity(shape.rowNormBound());
         double r = Double.isNaN(rho) ? declared : rho;
+        if (r == 0) {
+            // a convex loss is rho-weakly convex for every rho >= 0: take the rho whose localization
+            // radius R0 = 2C/rho equals the domain's radius D (theory-notes/defaults.md)
+            r = 2 * c / radius;
+        }
         if (!(r > 0) || !Double.isFinite(r)) {
-            throw Checks.fail("weak convexity rho", "positive and finite (set rho for a convex loss)", r);
+            throw Checks.fail("weak convexity rho", "positive and finite", r);
         }
         if (r < declared) {
             throw Checks.fail("rho", "at least the loss's declared weak convexity " + declared, r);
@@ -163,6 +168,10 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         if (rounds <= 0 && n / ((double) tOut * k) < MIN_PART_SIZE) {
             tOut = Math.max(1, n / (k * MIN_PART_SIZE));
             k = innerPhases > 0 ? innerPhases : defaultPhases(n / (double) tOut);
+            while (tOut > 1 && n / ((double) tOut * k) < MIN_PART_SIZE) { // fewer rounds may need more phases
+                tOut--;
+                k = innerPhases > 0 ? innerPhases : defaultPhases(n / (double) tOut);
+            }
         }
         return new int[] {tOut, k};
     }
@@ -339,7 +348,11 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
             return this;
         }
 
-        /** The weak-convexity ρ &gt; 0 to use (default: the loss's declared value; must not be smaller). */
+        /**
+         * The weak-convexity ρ &gt; 0 to use (default: the loss's declared value; must not be smaller; for a
+         * convex loss, declared ρ = 0, the default is 2C/D, which makes the proximal subproblem's
+         * localization radius 2C/ρ equal to the domain's radius D).
+         */
         public Builder rho(double r) {
             this.rho = Checks.positive("rho", r);
             return this;
