@@ -33,7 +33,7 @@ final class PgMirrorDescentSpec implements AlgorithmSpec {
         Map<Flag<?>, String> m = new LinkedHashMap<>();
         m.put(Flag.P, "2");
         m.put(Flag.RADIUS, DEFAULT_RADIUS + ": the l2 ball the iterates live in");
-        m.put(Flag.RHO, "the loss's declared weak convexity; 2C/R for a convex loss");
+        m.put(Flag.RHO, "the loss's declared weak convexity; C/(30 R) for a convex loss");
         m.put(Flag.ACCOUNTANT, "pld");
         return m;
     }

@@ -65,6 +65,13 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
 
+    /**
+     * For a convex loss (declared ρ = 0) the default ρ is C/(this·D): a weak proximal pull, so the few
+     * outer rounds a small n allows still move far from the random start (fitted on validation splits of
+     * public datasets; larger ρ left the model near its random start, theory-notes/defaults.md).
+     */
+    public static final double CONVEX_RHO_DIVISOR = 30;
+
     /** Smallest planned part size accepted. */
     public static final int MIN_PART_SIZE = 8;
 
@@ -125,9 +132,9 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         double declared = shape.loss().weakConvexity(shape.rowNormBound());
         double r = Double.isNaN(rho) ? declared : rho;
         if (r == 0) {
-            // a convex loss is rho-weakly convex for every rho >= 0: take the rho whose localization
-            // radius R0 = 2C/rho equals the domain's radius D (theory-notes/defaults.md)
-            r = 2 * c / radius;
+            // a convex loss is rho-weakly convex for every rho >= 0: the default C/(CONVEX_RHO_DIVISOR D)
+            // was fitted on validation splits of public data (theory-notes/defaults.md)
+            r = c / (CONVEX_RHO_DIVISOR * radius);
         }
         if (!(r > 0) || !Double.isFinite(r)) {
             throw Checks.fail("weak convexity rho", "positive and finite", r);
@@ -350,8 +357,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
 
         /**
          * The weak-convexity ρ &gt; 0 to use (default: the loss's declared value; must not be smaller; for a
-         * convex loss, declared ρ = 0, the default is 2C/D, which makes the proximal subproblem's
-         * localization radius 2C/ρ equal to the domain's radius D).
+         * convex loss, declared ρ = 0, the default is C/(30·D), see {@link #CONVEX_RHO_DIVISOR}).
          */
         public Builder rho(double r) {
             this.rho = Checks.positive("rho", r);

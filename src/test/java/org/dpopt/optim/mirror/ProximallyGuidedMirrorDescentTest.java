@@ -165,9 +165,9 @@ class ProximallyGuidedMirrorDescentTest {
     void convexLossTakesRhoFromTheDomainOrAsDeclared() {
         Problem pr = Problem.of(Synthetic.logistic(4000, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), Rngs.seeded(2))
                 .data(), Losses.logistic(), ConvexSets.l2Ball(2));
-        // declared rho = 0: the default is 2C/D (C = L0 R = 1, D = 2), the rho whose localization radius is D
+        // declared rho = 0: the default is C/(30 D) with C = L0 R = 1, D = 2
         RunParameters p = ProximallyGuidedMirrorDescent.builder().build().plan(pr.shape(), BUDGET).parameters();
-        assertEquals(1.0, p.real(Param.WEAK_CONVEXITY), 1e-12);
+        assertEquals(1.0 / 60, p.real(Param.WEAK_CONVEXITY), 1e-12);
         // with an explicit rho a convex loss is accepted (it is rho-weakly convex for every rho >= 0)
         DpEvent e = ProximallyGuidedMirrorDescent.builder().rho(0.5).build().privacyEvent(pr, BUDGET);
         assertTrue(e instanceof ParallelComposedEvent);
