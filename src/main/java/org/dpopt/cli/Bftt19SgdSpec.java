@@ -7,7 +7,10 @@ import org.dpopt.geometry.ConvexSets;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.sgd.Bftt19Sgd;
 
-/** {@code nsgd}: noisy SGD with the BFTT19 theorem's T, η and batch size. */
+/**
+ * {@code nsgd}: projected noisy SGD (BFTT19 Algorithm 1); the practical preset by default,
+ * {@code --preset paper} for the theorem's T, η and batch size.
+ */
 final class Bftt19SgdSpec implements AlgorithmSpec {
 
     /** The ℓ2 radius M used when --radius is not given. */
