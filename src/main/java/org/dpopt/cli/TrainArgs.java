@@ -2,6 +2,7 @@ package org.dpopt.cli;
 
 import java.util.Map;
 import org.dpopt.linalg.Checks;
+import org.dpopt.optim.Preset;
 
 /**
  * The hyperparameter flags given to {@code dpopt train} (absent flags are null), the loss name, and
@@ -28,6 +29,11 @@ record TrainArgs(Map<Flag<?>, Object> values, String loss, boolean diagnostics) 
     <T> T or(Flag<T> f, T dflt) {
         T v = get(f);
         return v != null ? v : dflt;
+    }
+
+    /** The {@code --preset} given, else {@link Preset#PRACTICAL}. */
+    Preset preset() {
+        return has(Flag.PRESET) ? Preset.byName(get(Flag.PRESET)) : Preset.PRACTICAL;
     }
 
     /** True if the flag was given. */
