@@ -40,8 +40,12 @@ public final class Audits {
 
     static {
         Set<Mutation> gauss = FamilyAudits.GAUSSIAN_MUTANTS;
-        add("dp-sgd", "multi-canary-poisson", Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE,
-                Mutation.HALF_SENSITIVITY, Mutation.HALF_RATE_ACCOUNTING), MultiCanaryAudits::dpSgdPoisson);
+        Set<Mutation> poisson = Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE, Mutation.HALF_SENSITIVITY);
+        add("dp-sgd", "multi-canary-poisson", poisson,
+                e -> MultiCanaryAudits.dpSgdPoisson(e, 5, "multi-canary-poisson", poisson));
+        add("dp-sgd", "multi-canary-poisson-long", Set.of(Mutation.HALF_RATE_ACCOUNTING),
+                e -> MultiCanaryAudits.dpSgdPoisson(e, 20, "multi-canary-poisson-long",
+                        Set.of(Mutation.HALF_RATE_ACCOUNTING)));
         add("dp-sgd", "multi-canary-full-batch", Set.of(Mutation.REALIZED_BATCH, Mutation.HALF_RATE_ACCOUNTING),
                 MultiCanaryAudits::dpSgdFullBatch);
         add("dp-sgd", "aligned-shuffle", Set.of(Mutation.SHUFFLE_AS_POISSON), e -> SgdAudits.alignedShuffle(e, 1, 100));
