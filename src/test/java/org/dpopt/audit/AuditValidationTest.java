@@ -214,11 +214,11 @@ class AuditValidationTest {
             {"--algorithm", "dp-sgd", "--design", "aligned-full-batch", "--epsilon", "4", "--runs", "100000"},
             {"--algorithm", "dp-sgd", "--design", "aligned-full-batch", "--epsilon", "4", "--runs", "20000",
                 "--mutant", "half-noise"},
-            {"--algorithm", "dp-sgd", "--epsilon", "4", "--runs", "100000"},
+            {"--algorithm", "dp-sgd", "--design", "isolated-poisson", "--epsilon", "4", "--runs", "100000"},
             {"--algorithm", "dp-sgd", "--design", "aligned-shuffle", "--epsilon", "4", "--runs", "20000", "--mutant",
                 "shuffle-as-poisson"},
-            {"--algorithm", "noisy-frank-wolfe", "--epsilon", "4", "--runs", "40000"},
-            {"--algorithm", "phased-sgd", "--epsilon", "4", "--runs", "40000"},
+            {"--algorithm", "noisy-frank-wolfe", "--design", "one-step", "--epsilon", "4", "--runs", "40000"},
+            {"--algorithm", "phased-sgd", "--design", "first-phase", "--epsilon", "4", "--runs", "40000"},
         };
         for (String[] c : commands) {
             List<String> args = new ArrayList<>(List.of("audit", "--quiet", "--json", "--out", OUT.toString()));
