@@ -23,6 +23,7 @@ public final class DatasetBatches implements BatchGradientSource {
     private int[] idx;
     private double[] weights;
     private BatchBuffers buffers;
+    private final BatchSum counts = new BatchSum(0, 0);
     private long next;
 
     /** Batches of the rows of data under loss. */
@@ -53,7 +54,7 @@ public final class DatasetBatches implements BatchGradientSource {
         next++;
         int k = it.next(idx, weights);
         int clipped = oracle.addClippedBatch(w, data, idx, 0, k, weights, clip, out, scratch, buffers);
-        return new BatchSum(realCount(k), clipped);
+        return counts.set(realCount(k), clipped);
     }
 
     private int realCount(int k) {
