@@ -68,6 +68,7 @@ final class PerfSuite implements BenchSuite {
         long steps = (long) Math.ceil(n / 256.0);
         Map<String, Object> s = summary(n, d, t, allocated, steps);
         s.put("dataset_batches_bytes_per_step", batchKernelBytesPerStep(data));
+        s.putAll(BatchKernelTimes.run(data, reps, progress));
         List<Double> adult = adult(quick ? 1 : 3, progress);
         if (!adult.isEmpty()) {
             s.put("adult_dp_sgd_train_seconds_median", median(adult.stream().mapToDouble(x -> x).toArray()));
@@ -119,7 +120,7 @@ final class PerfSuite implements BenchSuite {
                     Rngs.seeded(rep));
             DMatrixRMaj w = new DMatrixRMaj(data.dimension(), 1);
             DMatrixRMaj sum = new DMatrixRMaj(data.dimension(), 1);
-            int steps = 2000;
+            int steps = (int) Math.min(2000, data.size() / 256);
             long a0 = allocatedBytes();
             for (int t = 0; t < steps; t++) {
                 b.addBatch(t, w, 1.0, sum);
