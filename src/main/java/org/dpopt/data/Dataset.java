@@ -142,23 +142,6 @@ public final class Dataset {
         return RowKernels.dot(x, i * d, ws, offset, d);
     }
 
-    /**
-     * The dots ⟨x_{i_k}, w⟩ of four rows into out[0..4), each bit for bit {@link #dot(int, DMatrixRMaj)}
-     * (computed side by side: four independent chains per loop step). Modified: out. Not modified: w.
-     */
-    public void dot4(int i0, int i1, int i2, int i3, DMatrixRMaj w, double[] out) {
-        RowKernels.dot4(x, i0 * d, i1 * d, i2 * d, i3 * d, w.data, d, out);
-    }
-
-    /**
-     * out ← out + a₀x_{i₀} + a₁x_{i₁} + a₂x_{i₂} + a₃x_{i₃}, element by element in that order: bit for bit
-     * four {@link #addScaledRow(int, double, DMatrixRMaj)} calls in sequence. Modified: out (d×1).
-     */
-    public void addScaledRows4(int i0, int i1, int i2, int i3, double a0, double a1, double a2, double a3,
-            DMatrixRMaj out) {
-        RowKernels.axpy4(a0, a1, a2, a3, x, i0 * d, i1 * d, i2 * d, i3 * d, out.data, d);
-    }
-
     /** Copies row i into out[offset, offset + d) (a batch gather buffer). Modified: out. */
     public void copyRow(int i, double[] out, int offset) {
         System.arraycopy(x, i * d, out, offset, d);

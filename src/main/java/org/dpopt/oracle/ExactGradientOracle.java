@@ -52,10 +52,6 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
     @Override
     public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
             double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
-        if (loss instanceof GeneralizedLinearLoss gll && scratch.data.length >= 2) {
-            // the dots of a chunk first (the scratch vector holds them), then the dependent arithmetic
-            return GllBatchKernel.addClipped(gll, w, data, idx, from, to, weights, clip, out, scratch.data, null);
-        }
         return addClippedRowByRow(w, data, idx, from, to, weights, clip, out, scratch);
     }
 

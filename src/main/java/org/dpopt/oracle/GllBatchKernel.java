@@ -8,7 +8,7 @@ import org.ejml.data.DMatrixRMaj;
 /**
  * The clip-and-sum kernel of a generalized linear loss, ordered for memory: the batch is taken in chunks;
  * for each chunk every row's loads are issued before any dependent arithmetic (the rows are copied into a
- * contiguous buffer, or, without a buffer, all the chunk's dots are computed first), and only then are
+ * contiguous buffer, independent loads the processor overlaps), and only then are
  * the derivatives, the clipping by the precomputed row norm and the updates of the sum done, row by row
  * in batch order. Every number is computed by the same operations in the same order as the row-by-row
  * loop (dot, φ′, clip, axpy per row), so the sums are the same bits; only the order of the memory reads
@@ -22,17 +22,13 @@ final class GllBatchKernel {
      * out ← out + Σ ω_a·clip_C(φ′(⟨w, x_{idx[a]}⟩, y)·x_{idx[a]}) over the contributing slots of [from, to).
      *
      * @param dots scratch for a chunk's dots and row numbers (its length bounds the chunk: ≥ 2)
-     * @param rowBuffer a gather buffer of whole rows (its length / d bounds the chunk), or null to read rows
-     *     in place
+     * @param rowBuffer a gather buffer of whole rows (its length / d bounds the chunk)
      * @return the number of clipped contributions
      */
     static int addClipped(GeneralizedLinearLoss gll, DMatrixRMaj w, Dataset data, int[] idx, int from, int to,
             double[] weights, double clip, DMatrixRMaj out, double[] dots, double[] rowBuffer) {
         int d = data.dimension();
-        int chunk = dots.length / 2;
-        if (rowBuffer != null) {
-            chunk = Math.min(chunk, rowBuffer.length / d);
-        }
+        int chunk = Math.min(dots.length / 2, rowBuffer.length / d);
         if (chunk < 1) {
             throw new IllegalStateException("batch buffers too small for one row");
         }
@@ -48,17 +44,11 @@ final class GllBatchKernel {
                     continue;
                 }
                 dots[chunk + m] = a;
-                if (rowBuffer != null) {
-                    data.copyRow(i, rowBuffer, m * d);
-                } else {
-                    dots[m] = data.dot(i, w);
-                }
+                data.copyRow(i, rowBuffer, m * d);
                 m++;
             }
-            if (rowBuffer != null) {
-                for (int k = 0; k < m; k++) {
-                    dots[k] = RowKernels.dot(rowBuffer, k * d, w.data, 0, d);
-                }
+            for (int k = 0; k < m; k++) {
+                dots[k] = RowKernels.dot(rowBuffer, k * d, w.data, 0, d);
             }
             // phase 2: the dependent arithmetic, row by row in batch order
             for (int k = 0; k < m; k++) {
@@ -72,12 +62,7 @@ final class GllBatchKernel {
                     scale = clip / norm;
                     clipped++;
                 }
-                double c = g * scale * omega;
-                if (rowBuffer != null) {
-                    RowKernels.axpy(c, rowBuffer, k * d, out.data, 0, d);
-                } else {
-                    data.addScaledRow(i, c, out);
-                }
+                RowKernels.axpy(g * scale * omega, rowBuffer, k * d, out.data, 0, d);
             }
         }
         return clipped;

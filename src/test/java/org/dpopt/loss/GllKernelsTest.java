@@ -7,14 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
-import org.dpopt.linalg.RowKernels;
 import org.dpopt.noise.Rngs;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 /**
- * The full-pass kernels: the four-row sequential pass is the row-by-row loop bit for bit; the blocked
- * pass gives the same bits on 1, 2 and 3 threads and agrees with the sequential pass to rounding.
+ * The full-pass kernels: the sequential pass is the row-by-row loop bit for bit; the blocked pass gives the same bits on 1, 2 and 3 threads and agrees with the sequential pass to rounding.
  * Deterministic (fixed seeds).
  */
 class GllKernelsTest {
@@ -22,34 +20,6 @@ class GllKernelsTest {
     private static Dataset data(int n, int d, long seed) {
         UniformRandomProvider rng = Rngs.seeded(seed);
         return Synthetic.logistic(n, Synthetic.plantedVector(d, 2.0, rng), rng).data();
-    }
-
-    @Test
-    void fourRowKernelsEqualOneRowKernelsBitForBit() {
-        UniformRandomProvider rng = Rngs.seeded(3);
-        for (int d : new int[] {1, 2, 5, 8, 13, 100}) {
-            double[] x = new double[4 * d + 3];
-            double[] w = new double[d];
-            for (int j = 0; j < x.length; j++) {
-                x[j] = rng.nextDouble() - 0.5;
-            }
-            for (int j = 0; j < d; j++) {
-                w[j] = rng.nextDouble() * 4 - 2;
-            }
-            int[] o = {3, 3 + 2 * d, 3 + d, 3 + 3 * d};
-            double[] u = new double[4];
-            RowKernels.dot4(x, o[0], o[1], o[2], o[3], w, d, u);
-            double[] out1 = w.clone();
-            double[] out4 = w.clone();
-            double[] a = {0.7, -1.3, 1e-3, 2.5};
-            for (int k = 0; k < 4; k++) {
-                assertEquals(Double.doubleToLongBits(RowKernels.dot(x, o[k], w, 0, d)),
-                        Double.doubleToLongBits(u[k]), "d=" + d + ", k=" + k);
-                RowKernels.axpy(a[k], x, o[k], out1, 0, d);
-            }
-            RowKernels.axpy4(a[0], a[1], a[2], a[3], x, o[0], o[1], o[2], o[3], out4, d);
-            assertArrayEquals(out1, out4, 0.0, "d=" + d);
-        }
     }
 
     @Test

@@ -14,7 +14,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 /**
- * The memory-ordered clip-and-sum kernels (in-place dots first; rows gathered into buffers) give the
+ * The clip-and-sum kernels (the plain one, and the one with rows gathered into buffers first) give the
  * row-by-row loop's sums to the bit, with padding slots, zero weights and absent records, batches longer
  * than a chunk, and clipping that is active for some rows only. Deterministic (fixed seeds).
  */
