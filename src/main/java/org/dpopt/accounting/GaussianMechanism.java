@@ -71,8 +71,9 @@ public final class GaussianMechanism {
     }
 
     /**
-     * The smallest ε ≥ 0 with δ(ε) ≤ δ, returned as the upper end of a bisection bracket (so the
-     * result is never optimistic by more than rounding).
+     * The smallest ε ≥ 0 with δ(ε) ≤ δ, returned as the upper end of a bisection bracket narrowed to
+     * adjacent doubles (so the result is never optimistic, and at most one ulp above the smallest double
+     * that satisfies the condition).
      */
     public static double epsilon(double delta, double z) {
         Checks.delta("delta", delta);
@@ -88,8 +89,9 @@ public final class GaussianMechanism {
             }
         }
         double lo = hi == 1 ? 0 : hi / 2;
-        return Bisection.bracket(lo, hi, mid -> !(delta(mid, z) > delta), (a, b) -> b - a > 1e-12 * Math.max(1, b),
-                200)[1];
+        // down to adjacent doubles: a budget split by calibration (δ(ε_target; z) ≤ δ) then reports at
+        // most ε_target instead of a bracket end up to 1e-12 above it
+        return Bisection.bracket(lo, hi, mid -> !(delta(mid, z) > delta), (a, b) -> b - a > Math.ulp(b), 1100)[1];
     }
 
     /** The smallest noise multiplier z with δ(ε; z) ≤ δ (upper end of the bracket). */

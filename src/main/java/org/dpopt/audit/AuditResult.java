@@ -21,17 +21,20 @@ import org.dpopt.optim.core.Mutation;
  * @param alpha α: each bound holds with probability ≥ 1 − α
  * @param runs the total number of runs (half on each dataset)
  * @param seed the audit's seed (run i on dataset b uses a seed derived from it)
+ * @param canaries k, the trials per run (one per canary; the counts are over trials)
+ * @param fixedThreshold the test fixed before the runs (every run evaluates it), or NaN when the threshold
+ *                       is chosen on the selection half
  * @param clopperPearson the (ε, δ) bound: threshold chosen on the selection half, evaluated on the other
  * @param gaussianDp the Gaussian-DP estimate, with its own threshold chosen the same way
  * @param ledgerTest the ledger test at the Gaussian-DP evaluation's error-rate bounds
  * @param family the recorded ledger's family (for its trade-off curve)
  * @param seconds wall-clock time of the runs and the analysis
- * @param scoresWith the scores of the runs on D′, in run order
- * @param scoresWithout the scores of the runs on D, in run order
+ * @param scoresWith the scores of the trials on D′, in run order (run i's k trials at [ik, ik + k))
+ * @param scoresWithout the scores of the trials on D, in run order
  */
 public record AuditResult(String algorithm, String design, Mutation mutant, String statistic, boolean whiteBox,
         String relation, String canary, double epsilon, double delta, String accountant, String ledger, double alpha,
-        int runs, long seed, EpsilonLowerBound.Evaluation clopperPearson, EpsilonLowerBound.Evaluation gaussianDp,
+        int runs, long seed, int canaries, double fixedThreshold, EpsilonLowerBound.Evaluation clopperPearson, EpsilonLowerBound.Evaluation gaussianDp,
         LedgerFamily.Result ledgerTest, LedgerFamily family, double seconds,
         double[] scoresWith, double[] scoresWithout) {
 
@@ -70,9 +73,40 @@ public record AuditResult(String algorithm, String design, Mutation mutant, Stri
         return GaussianDp.muOf(epsilon, delta);
     }
 
-    /** Runs per dataset in the evaluation half. */
+    /** Runs per dataset in the evaluation half (all of them for a fixed test). */
     public int evaluationRunsPerSide() {
-        return scoresWith.length - scoresWith.length / 2;
+        int perSide = runs / 2;
+        return Double.isNaN(fixedThreshold) ? perSide - perSide / 2 : perSide;
+    }
+
+    /** Trials per dataset in the evaluation half. */
+    public long evaluationTrialsPerSide() {
+        return (long) evaluationRunsPerSide() * canaries;
+    }
+
+    /**
+     * The analysis of the first {@code perSide} runs of each dataset, k trials each: with a fixed test,
+     * that test on every trial; otherwise the threshold chosen on the trials of the first half of the
+     * runs and evaluated on the rest.
+     *
+     * @return {Clopper–Pearson evaluation, Gaussian-DP evaluation}
+     */
+    static EpsilonLowerBound.Evaluation[] analyse(double[] with, double[] without, int perSide, int k, double fixed,
+            double alpha, double delta) {
+        int m = perSide * k;
+        if (!Double.isNaN(fixed)) {
+            ErrorCounts c = ErrorCounts.of(Arrays.copyOf(with, m), Arrays.copyOf(without, m), fixed);
+            EpsilonLowerBound.Evaluation e = EpsilonLowerBound.evaluate(fixed, c, alpha, delta);
+            return new EpsilonLowerBound.Evaluation[] {e, e};
+        }
+        int sel = perSide / 2 * k;
+        double[] sw = Arrays.copyOfRange(with, 0, sel);
+        double[] so = Arrays.copyOfRange(without, 0, sel);
+        double[] ew = Arrays.copyOfRange(with, sel, m);
+        double[] eo = Arrays.copyOfRange(without, sel, m);
+        return new EpsilonLowerBound.Evaluation[] {
+            EpsilonLowerBound.split(sw, so, ew, eo, EpsilonLowerBound.Objective.CLOPPER_PEARSON, alpha, delta),
+            EpsilonLowerBound.split(sw, so, ew, eo, EpsilonLowerBound.Objective.GAUSSIAN_DP, alpha, delta)};
     }
 
     /**
@@ -87,33 +121,21 @@ public record AuditResult(String algorithm, String design, Mutation mutant, Stri
             throw org.dpopt.linalg.Checks.fail("prefix runs", "even, in [8, " + runs + "]", prefixRuns);
         }
         int perSide = prefixRuns / 2;
-        double[] w = Arrays.copyOf(scoresWith, perSide);
-        double[] o = Arrays.copyOf(scoresWithout, perSide);
-        int sel = perSide / 2;
-        double[] sw = Arrays.copyOfRange(w, 0, sel);
-        double[] so = Arrays.copyOfRange(o, 0, sel);
-        double[] ew = Arrays.copyOfRange(w, sel, perSide);
-        double[] eo = Arrays.copyOfRange(o, sel, perSide);
-        EpsilonLowerBound.Evaluation cp = EpsilonLowerBound.split(sw, so, ew, eo,
-                EpsilonLowerBound.Objective.CLOPPER_PEARSON, alpha, delta);
-        EpsilonLowerBound.Evaluation gdp = EpsilonLowerBound.split(sw, so, ew, eo,
-                EpsilonLowerBound.Objective.GAUSSIAN_DP, alpha, delta);
+        double[] w = Arrays.copyOf(scoresWith, perSide * canaries);
+        double[] o = Arrays.copyOf(scoresWithout, perSide * canaries);
+        EpsilonLowerBound.Evaluation[] e = analyse(w, o, perSide, canaries, fixedThreshold, alpha, delta);
         return new AuditResult(algorithm, design, mutant, statistic, whiteBox, relation, canary, epsilon, delta,
-                accountant, ledger, alpha, prefixRuns, seed, cp, gdp, family.test(gdp.fprUpper(), gdp.fnrUpper()),
-                family, Double.NaN, w, o);
+                accountant, ledger, alpha, prefixRuns, seed, canaries, fixedThreshold, e[0], e[1],
+                family.test(e[1].fprUpper(), e[1].fnrUpper()), family, Double.NaN, w, o);
     }
 
     /** ε_lower of {@link #prefix}{@code (prefixRuns)} (0 below 8 runs), without the other tests. */
     public double epsilonLowerAt(int prefixRuns) {
         int perSide = Math.min(runs, prefixRuns) / 2;
-        int sel = perSide / 2;
-        if (sel < 2) {
+        if (perSide / 2 < 2) {
             return 0;
         }
-        return EpsilonLowerBound.split(Arrays.copyOfRange(scoresWith, 0, sel),
-                Arrays.copyOfRange(scoresWithout, 0, sel), Arrays.copyOfRange(scoresWith, sel, perSide),
-                Arrays.copyOfRange(scoresWithout, sel, perSide),
-                EpsilonLowerBound.Objective.CLOPPER_PEARSON, alpha, delta).epsilon();
+        return analyse(scoresWith, scoresWithout, perSide, canaries, fixedThreshold, alpha, delta)[0].epsilon();
     }
 
     /**
@@ -121,7 +143,7 @@ public record AuditResult(String algorithm, String design, Mutation mutant, Stri
      * {@code points}), the pair {false-positive rate, false-negative rate}, by increasing threshold.
      */
     public double[][] empiricalTradeOff(int points) {
-        int sel = scoresWith.length / 2;
+        int sel = (int) (scoresWith.length - evaluationTrialsPerSide());
         double[] ew = Arrays.copyOfRange(scoresWith, sel, scoresWith.length);
         double[] eo = Arrays.copyOfRange(scoresWithout, sel, scoresWithout.length);
         double[] pooled = new double[ew.length + eo.length];
@@ -145,6 +167,7 @@ public record AuditResult(String algorithm, String design, Mutation mutant, Stri
                 + "ledger eps=%.3f %s; %d runs, alpha=%.3g", algorithm,
                 mutant == Mutation.NONE ? "" : " MUTANT " + mutant.cliName(), design, statistic, epsilon,
                 epsilonLower(), tightness(), gaussianDp.mu(), gaussianDp.epsilonGdp(), ledgerTest.epsilon(),
-                ledgerConsistent() ? "consistent" : "VIOLATED", runs, alpha);
+                ledgerConsistent() ? "consistent" : "VIOLATED", runs, alpha)
+                + (canaries > 1 ? ", " + canaries + " canaries per run" : "");
     }
 }

@@ -16,6 +16,15 @@ public interface AuditStatistic {
      */
     boolean whiteBox();
 
-    /** The score of one run. */
+    /** The score of one run (for one canary: one trial). */
     double score(RunView run);
+
+    /**
+     * A test fixed before the runs ("canary present" iff score &gt; τ), or NaN (the default) to choose the
+     * threshold on the selection half. With a fixed test every run is an evaluation run: there is no
+     * choice, hence nothing to select.
+     */
+    default double fixedThreshold() {
+        return Double.NaN;
+    }
 }

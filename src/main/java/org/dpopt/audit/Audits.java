@@ -39,23 +39,47 @@ public final class Audits {
     private static final Map<String, List<Design>> DESIGNS = new LinkedHashMap<>();
 
     static {
+        Set<Mutation> gauss = FamilyAudits.GAUSSIAN_MUTANTS;
+        Set<Mutation> poisson = Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE, Mutation.HALF_SENSITIVITY);
+        add("dp-sgd", "multi-canary-poisson", poisson,
+                e -> MultiCanaryAudits.dpSgdPoisson(e, 5, "multi-canary-poisson", poisson));
+        add("dp-sgd", "multi-canary-poisson-long", Set.of(Mutation.HALF_RATE_ACCOUNTING),
+                e -> MultiCanaryAudits.dpSgdPoisson(e, 20, "multi-canary-poisson-long",
+                        Set.of(Mutation.HALF_RATE_ACCOUNTING)));
+        add("dp-sgd", "multi-canary-full-batch", Set.of(Mutation.REALIZED_BATCH, Mutation.HALF_RATE_ACCOUNTING),
+                MultiCanaryAudits::dpSgdFullBatch);
+        add("dp-sgd", "aligned-shuffle", Set.of(Mutation.SHUFFLE_AS_POISSON), e -> SgdAudits.alignedShuffle(e, 1, 100));
         add("dp-sgd", "isolated-poisson", Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE),
                 e -> SgdAudits.isolatedPoisson(e, 50, 5));
         add("dp-sgd", "aligned-full-batch", Set.of(Mutation.REALIZED_BATCH, Mutation.HALF_RATE_ACCOUNTING,
                 Mutation.HALF_NOISE),
                 e -> SgdAudits.alignedFullBatch(e, 5));
-        add("dp-sgd", "aligned-shuffle", Set.of(Mutation.SHUFFLE_AS_POISSON), e -> SgdAudits.alignedShuffle(e, 1, 100));
         add("dp-sgd", "input-space", Set.of(Mutation.HALF_NOISE), SgdAudits::inputSpace);
+        add("nsgd", "multi-canary-poisson", gauss, MultiCanaryAudits::nsgd);
         add("nsgd", "isolated-poisson", Set.of(Mutation.HALF_NOISE), SgdAudits::nsgd);
+        add("prox-sgd", "multi-canary-poisson", gauss, MultiCanaryAudits::proxSgd);
         add("prox-sgd", "isolated-poisson", Set.of(Mutation.HALF_NOISE), SgdAudits::proxSgd);
-        add("phased-sgd", "first-phase", Set.of(), FamilyAudits::phasedSgd);
-        add("pg-mirror-descent", "zero-out", Set.of(), FamilyAudits::pgMirrorDescent);
-        add("objective-perturbation", "sensitivity-bound", Set.of(), e -> FamilyAudits.objectivePerturbation(e, false));
-        add("objective-perturbation-svrg", "sensitivity-bound", Set.of(),
+        add("phased-sgd", "multi-canary-first-phase", gauss, MultiCanaryAudits::phasedSgd);
+        add("phased-sgd", "first-phase", FamilyAudits.PHASED_MUTANTS, FamilyAudits::phasedSgd);
+        add("pg-mirror-descent", "multi-canary-parts", FamilyAudits.MIRROR_MUTANTS, MultiCanaryAudits::pgMirrorDescent);
+        add("pg-mirror-descent", "zero-out", FamilyAudits.MIRROR_MUTANTS, FamilyAudits::pgMirrorDescent);
+        add("objective-perturbation", "multi-canary-sensitivity-bound", Set.of(Mutation.HALF_NOISE),
+                e -> MultiCanaryAudits.objectivePerturbation(e, false));
+        add("objective-perturbation", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
+                MultiCanaryAudits::objectivePerturbationCurvature);
+        add("objective-perturbation", "sensitivity-bound", FamilyAudits.OBJPERT_MUTANTS,
+                e -> FamilyAudits.objectivePerturbation(e, false));
+        // the single-canary configuration first: the SVRG solver makes the 50-canary one ~6x slower
+        add("objective-perturbation-svrg", "sensitivity-bound", FamilyAudits.SVRG_MUTANTS,
                 e -> FamilyAudits.objectivePerturbation(e, true));
-        add("noisy-frank-wolfe", "one-step", Set.of(), FamilyAudits::noisyFrankWolfe);
-        add("vr-frank-wolfe", "one-pass", Set.of(), FamilyAudits::vrFrankWolfe);
-        add("noisy-sfw", "one-pass", Set.of(), FamilyAudits::noisySfw);
+        add("objective-perturbation-svrg", "multi-canary-sensitivity-bound", gauss,
+                e -> MultiCanaryAudits.objectivePerturbation(e, true));
+        add("noisy-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::noisyFrankWolfe);
+        add("noisy-frank-wolfe", "one-step", FamilyAudits.RNM_MUTANTS, FamilyAudits::noisyFrankWolfe);
+        add("vr-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::vrFrankWolfe);
+        add("vr-frank-wolfe", "one-pass", FamilyAudits.RNM_MUTANTS, FamilyAudits::vrFrankWolfe);
+        add("noisy-sfw", "multi-canary-one-step", gauss, MultiCanaryAudits::noisySfw);
+        add("noisy-sfw", "one-pass", gauss, FamilyAudits::noisySfw);
     }
 
     private static void add(String algorithm, String name, Set<Mutation> mutants, DoubleFunction<AuditTarget> build) {

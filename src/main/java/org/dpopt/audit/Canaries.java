@@ -91,6 +91,27 @@ public final class Canaries {
         return u;
     }
 
+    /** The d×k matrix whose column j is sign·e_{from + j}: the directions of k canaries on their own axes. */
+    public static DMatrixRMaj axes(int d, int from, int k, double sign) {
+        Checks.atLeastOne("canaries", k);
+        Checks.inRange("last canary feature", from + k - 1, 0, d - 1);
+        DMatrixRMaj u = new DMatrixRMaj(d, k);
+        for (int j = 0; j < k; j++) {
+            u.set(from + j, j, Math.signum(sign));
+        }
+        return u;
+    }
+
+    /** k records x_j = scale·e_{from + j} with the same label: canary j on its own axis. */
+    public static Dataset onAxes(int d, int from, int k, double scale, double label, double rowNormBound) {
+        Checks.atLeastOne("canaries", k);
+        Dataset out = record(d, from, scale, label, rowNormBound);
+        for (int j = 1; j < k; j++) {
+            out = concat(out, record(d, from + j, scale, label, rowNormBound));
+        }
+        return out;
+    }
+
     /** The rows of a followed by those of b (same dimension and bound). */
     public static Dataset concat(Dataset a, Dataset b) {
         if (a.dimension() != b.dimension()) {
@@ -115,6 +136,25 @@ public final class Canaries {
         Dataset with = concat(others, canary);
         return new NeighbouringPair(others, with, with.size(), NeighboringRelation.ADD_OR_REMOVE_ONE, direction,
                 canary, what + "; add/remove-one");
+    }
+
+    /**
+     * Add/remove with k canaries: D = others, D′ = others ∪ canaries, both planned for n = |D′|; each
+     * canary is its own add/remove-one trial (column j of {@code directions} is canary j's direction).
+     */
+    public static NeighbouringPair addRemoveEach(Dataset others, Dataset canaries, DMatrixRMaj directions,
+            String what) {
+        Dataset with = concat(others, canaries);
+        return new NeighbouringPair(others, with, with.size(), NeighboringRelation.ADD_OR_REMOVE_ONE, directions,
+                canaries, what + "; " + canaries.size() + " canaries, each its own add/remove-one trial");
+    }
+
+    /** Replace-one with k canaries: D = others ∪ replaced, D′ = others ∪ canaries (row j replaces row j). */
+    public static NeighbouringPair replaceEach(Dataset others, Dataset replaced, Dataset canaries,
+            DMatrixRMaj directions, String what) {
+        return new NeighbouringPair(concat(others, replaced), concat(others, canaries), 0,
+                NeighboringRelation.REPLACE_ONE, directions, canaries,
+                what + "; " + canaries.size() + " canaries, each its own replace-one trial");
     }
 
     /** Zero-out: D = others ∪ {null record}, D′ = others ∪ {canary}. */

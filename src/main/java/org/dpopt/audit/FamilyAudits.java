@@ -1,7 +1,6 @@
 package org.dpopt.audit;
 
 import java.util.Set;
-import java.util.function.Supplier;
 import org.dpopt.accounting.AdvancedCompositionAccountant;
 import org.dpopt.accounting.BasicCompositionAccountant;
 import org.dpopt.accounting.NeighboringRelation;
@@ -14,7 +13,6 @@ import org.dpopt.geometry.Polytopes;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
 import org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe;
 import org.dpopt.optim.frankwolfe.VarianceReducedFrankWolfe;
@@ -26,11 +24,10 @@ import org.dpopt.optim.core.Mutation;
 import org.dpopt.sampling.RecordOrder;
 
 /**
- * Audit configurations of the families being ported to the run core (smoothing, mirror, objective
- * perturbation, Frank–Wolfe). Until a family runs on the run core its optimizer neither reports its
- * releases to an observer nor implements the mutations, so these configurations are black-box (the
- * released model) and honest only. Each factory is one expression: when a family moves, only the class
- * name (and, for white-box access and mutants, the builder's {@code mutation(m).observer(o)}) changes.
+ * Single-canary audit configurations of the smoothing, mirror, objective-perturbation and Frank–Wolfe
+ * families: black-box on the released model, each optimizer built with the audit's mutant and
+ * observer. The configurations with the power to catch the mutants at CI size are in
+ * {@link MultiCanaryAudits}.
  */
 final class FamilyAudits {
     private FamilyAudits() {
@@ -63,9 +60,19 @@ final class FamilyAudits {
                         + "other records are 0");
     }
 
-    private static AuditTarget.OptimizerFactory honestOnly(Supplier<PrivateOptimizer> build) {
-        return (m, o) -> build.get();
-    }
+    /** Mutants of the families whose releases are Gaussian. */
+    static final Set<Mutation> GAUSSIAN_MUTANTS = Set.of(Mutation.HALF_NOISE, Mutation.HALF_SENSITIVITY);
+    /** Phased-SGD: its clip norm is the loss's own Lipschitz bound, so {@code no-clipping} is the identity. */
+    static final Set<Mutation> PHASED_MUTANTS = GAUSSIAN_MUTANTS;
+    /** Mirror descent clips at the loss's own Lipschitz bound, so {@code no-clipping} is the identity. */
+    static final Set<Mutation> MIRROR_MUTANTS = GAUSSIAN_MUTANTS;
+    /** Objective perturbation: its noise is not a sensitivity-scaled Gaussian release. */
+    static final Set<Mutation> OBJPERT_MUTANTS = Set.of(Mutation.HALF_NOISE, Mutation.OBJPERT_BETA);
+    /** The SVRG variant adds a Gaussian output release. */
+    static final Set<Mutation> SVRG_MUTANTS = Set.of(Mutation.HALF_NOISE, Mutation.HALF_SENSITIVITY,
+            Mutation.OBJPERT_BETA);
+    /** Report-noisy-max. */
+    static final Set<Mutation> RNM_MUTANTS = Set.of(Mutation.RNM_HALF_SCALE, Mutation.HALF_NOISE);
 
     /**
      * {@code phased-sgd}, the record in the phase that reaches the output: n = 64 in the given order with
@@ -85,8 +92,9 @@ final class FamilyAudits {
                         + "replace-one");
         return new AuditTarget("phased-sgd", "first-phase", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 ConvexSets.unconstrained(),
-                honestOnly(() -> PhasedSgd.builder().order(RecordOrder.GIVEN).accountant(BASIC_REPLACE).build()),
-                Statistics.modelProjection(Canaries.axis(D, 1, 1)), Set.of(), BASIC_REPLACE, BASIC_REPLACE,
+                (m, o) -> PhasedSgd.builder().order(RecordOrder.GIVEN).accountant(BASIC_REPLACE).mutation(m)
+                        .observer(o).build(),
+                Statistics.modelProjection(Canaries.axis(D, 1, 1)), PHASED_MUTANTS, BASIC_REPLACE, BASIC_REPLACE,
                 "n = 64, records in the given order; the released model's w_1 (black-box)");
     }
 
@@ -104,10 +112,10 @@ final class FamilyAudits {
         String name = svrg ? "objective-perturbation-svrg" : "objective-perturbation";
         return new AuditTarget(name, "sensitivity-bound", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 svrg ? ConvexSets.l2Ball(10) : ConvexSets.unconstrained(),
-                honestOnly(() -> svrg ? ApproximateObjectivePerturbation.builder().lambda(0.05).build()
-                        : ObjectivePerturbation.builder().lambda(0.05).build()),
-                Statistics.modelProjection(Canaries.axis(D, 1, 1)), Set.of(), BASIC_REPLACE, BASIC_REPLACE,
-                "n = 100, lambda = 0.05; the released model's w_1 (black-box)");
+                (m, o) -> svrg ? ApproximateObjectivePerturbation.builder().lambda(0.05).mutation(m).observer(o).build()
+                        : ObjectivePerturbation.builder().lambda(0.05).mutation(m).observer(o).build(),
+                Statistics.modelProjection(Canaries.axis(D, 1, 1)), svrg ? SVRG_MUTANTS : OBJPERT_MUTANTS, BASIC_REPLACE,
+                BASIC_REPLACE, "n = 100, lambda = 0.05; the released model's w_1 (black-box)");
     }
 
     /**
@@ -120,8 +128,8 @@ final class FamilyAudits {
         NeighbouringPair pair = nullOthersReplaceOne();
         return new AuditTarget("noisy-frank-wolfe", "one-step", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 Polytopes.l1Ball(1.0),
-                honestOnly(() -> NoisyFrankWolfe.builder().iterations(1).diagnostics(false).build()),
-                Statistics.modelProjection(Canaries.axis(D, 1, 1)), Set.of(), ADVANCED_REPLACE, ADVANCED_REPLACE,
+                (m, o) -> NoisyFrankWolfe.builder().iterations(1).mutation(m).observer(o).build(),
+                Statistics.modelProjection(Canaries.axis(D, 1, 1)), RNM_MUTANTS, ADVANCED_REPLACE, ADVANCED_REPLACE,
                 "n = 100, T = 1 over the l1 ball; the released vertex's w_1 (black-box = the selection)");
     }
 
@@ -130,8 +138,8 @@ final class FamilyAudits {
         NeighbouringPair pair = nullOthersReplaceOne();
         return new AuditTarget("vr-frank-wolfe", "one-pass", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 Polytopes.l1Ball(1.0),
-                honestOnly(() -> VarianceReducedFrankWolfe.builder().diagnostics(false).build()),
-                Statistics.modelProjection(Canaries.axis(D, 1, 1)), Set.of(), ADVANCED_REPLACE, ADVANCED_REPLACE,
+                (m, o) -> VarianceReducedFrankWolfe.builder().mutation(m).observer(o).build(),
+                Statistics.modelProjection(Canaries.axis(D, 1, 1)), RNM_MUTANTS, ADVANCED_REPLACE, ADVANCED_REPLACE,
                 "n = 100, the default schedule; the released iterate's w_1 (black-box)");
     }
 
@@ -140,8 +148,8 @@ final class FamilyAudits {
         NeighbouringPair pair = nullOthersReplaceOne();
         return new AuditTarget("noisy-sfw", "one-pass", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 new LpBall(2, 1.0),
-                honestOnly(() -> NoisyStochasticFrankWolfe.builder().diagnostics(false).build()),
-                Statistics.modelProjection(Canaries.axis(D, 1, 1)), Set.of(), RDP_REPLACE, RDP_REPLACE,
+                (m, o) -> NoisyStochasticFrankWolfe.builder().mutation(m).observer(o).build(),
+                Statistics.modelProjection(Canaries.axis(D, 1, 1)), GAUSSIAN_MUTANTS, RDP_REPLACE, RDP_REPLACE,
                 "n = 100, the default schedule over the l2 ball; the released iterate's w_1 (black-box)");
     }
 
@@ -157,9 +165,9 @@ final class FamilyAudits {
                 "gradient canary x = e_1, y = 1e6 (gradient -e_1); no other record uses feature 1");
         return new AuditTarget("pg-mirror-descent", "zero-out", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 ConvexSets.l2Ball(1.0),
-                honestOnly(() -> ProximallyGuidedMirrorDescent.builder().rho(1.0).rounds(2).innerPhases(2)
-                        .diagnosticIterations(0).accountant(RDP_ADD_REMOVE).build()),
-                Statistics.modelProjection(Canaries.axis(D, 1, 1)), Set.of(), RDP_ADD_REMOVE, RDP_ADD_REMOVE,
+                (m, o) -> ProximallyGuidedMirrorDescent.builder().rho(1.0).rounds(2).innerPhases(2)
+                        .diagnosticIterations(0).accountant(RDP_ADD_REMOVE).mutation(m).observer(o).build(),
+                Statistics.modelProjection(Canaries.axis(D, 1, 1)), MIRROR_MUTANTS, RDP_ADD_REMOVE, RDP_ADD_REMOVE,
                 "n = 200, rho = 1, 2 x 2 parts; the released iterate's w_1 (black-box)");
     }
 }

@@ -11,6 +11,13 @@ import org.ejml.data.DMatrixRMaj;
 /**
  * Two neighbouring datasets under a relation: D (without the canary) and D′ (with it).
  *
+ * <p><b>Several canaries.</b> The direction matrix may have k ≥ 1 columns u_1, …, u_k, one per
+ * canary: D′ then holds k canaries, D none of them (k null records under zero-out, k replaced records
+ * under replace-one), and each canary is its own neighbouring pair and its own trial. The
+ * configurations that use k &gt; 1 put every canary on its own coordinate, which no other record uses,
+ * so that the mechanism's view of canary j does not depend on the other canaries (see
+ * {@code theory-notes/auditing.md}).
+ *
  * <ul>
  * <li>add/remove-one: D′ = D ∪ {canary}; both are planned for the same declared public size n = |D′|;</li>
  * <li>zero-out: D has a null record (zero features, whose every gradient is 0) where D′ has the canary;</li>
@@ -21,8 +28,8 @@ import org.ejml.data.DMatrixRMaj;
  * @param with D′
  * @param declaredSize the public n both problems are planned for (0: each dataset's own size)
  * @param relation the relation D and D′ are neighbours under
- * @param direction the unit vector u the white-box statistics project releases on (d×1)
- * @param canary the canary record (one row)
+ * @param direction the unit vectors u_j the statistics project releases on, one column per canary (d×k)
+ * @param canary the (first) canary record (one row)
  * @param description one line: what the canary is
  */
 public record NeighbouringPair(Dataset without, Dataset with, int declaredSize, NeighboringRelation relation,
@@ -35,7 +42,11 @@ public record NeighbouringPair(Dataset without, Dataset with, int declaredSize, 
         Checks.notNull("relation", relation);
         Checks.notNull("canary", canary);
         Checks.notNull("description", description);
-        Checks.vector("direction", direction, with.dimension());
+        Checks.notNull("direction", direction);
+        if (direction.numRows != with.dimension() || direction.numCols < 1) {
+            throw Checks.fail("direction", "a " + with.dimension() + " x k matrix, k >= 1",
+                    direction.numRows + " x " + direction.numCols);
+        }
         if (without.dimension() != with.dimension()) {
             throw Checks.fail("dimension of D", "equal to that of D' " + with.dimension(), without.dimension());
         }
@@ -43,10 +54,24 @@ public record NeighbouringPair(Dataset without, Dataset with, int declaredSize, 
             throw Checks.fail("declaredSize", "0 or at least the larger dataset's size", declaredSize);
         }
         int diff = with.size() - without.size();
-        int want = relation == NeighboringRelation.ADD_OR_REMOVE_ONE ? 1 : 0;
+        int want = relation == NeighboringRelation.ADD_OR_REMOVE_ONE ? direction.numCols : 0;
         if (diff != want) {
             throw Checks.fail("|D'| - |D|", want + " under " + relation, diff);
         }
+    }
+
+    /** The number k of canaries (trials per run). */
+    public int canaries() {
+        return direction.numCols;
+    }
+
+    /** The direction u_j of canary j (d×1, a copy). */
+    public DMatrixRMaj direction(int j) {
+        DMatrixRMaj u = new DMatrixRMaj(direction.numRows, 1);
+        for (int i = 0; i < direction.numRows; i++) {
+            u.data[i] = direction.get(i, j);
+        }
+        return u;
     }
 
     /** The problem on D′ (withCanary) or D, planned for the declared size if any. */

@@ -1,6 +1,5 @@
 package org.dpopt.audit;
 
-import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NonPrivateEvent;
@@ -19,8 +18,10 @@ import org.dpopt.optim.core.Mutation;
  * the audit's seed (an audit is a test: its runs are research-mode runs, reproducible and not private),
  * one score per run from the statistic, then the bounds.
  *
- * <p>Run i on dataset b ∈ {D, D′} uses the seed {@link #runSeed}(seed, b, i). The first half of each
- * dataset's runs is the selection half, the rest the evaluation half ({@link EpsilonLowerBound}). The
+ * <p>Run i on dataset b ∈ {D, D′} uses the seed {@link #runSeed}(seed, b, i). A pair with k canaries
+ * gives k trials per run (one score per canary). The first half of each dataset's runs is the
+ * selection half, the rest the evaluation half ({@link EpsilonLowerBound}); a statistic with a test
+ * fixed in advance evaluates every run. The
  * plan is made once from the public shape (both datasets are planned for the same declared size) and
  * reused; optimizers not yet on the run core are planned per run by their {@code optimize}.
  */
@@ -82,41 +83,23 @@ public final class OptimizerAudit {
                     + t.mutants().stream().map(Mutation::cliName).sorted().toList(), mutant.cliName());
         }
         long t0 = System.nanoTime();
-        ReleaseRecorder recorder = new ReleaseRecorder(t.pair().direction());
-        PrivateOptimizer opt = t.factory().build(mutant, recorder);
-        Problem without = t.pair().problem(false, t.loss(), t.domain());
-        Problem with = t.pair().problem(true, t.loss(), t.domain());
-        RunPlan plan = planOnce(opt, with, t);
         int perSide = s.runs() / 2;
-        double[][] scores = new double[2][perSide];
-        PrivacyReport claim = null;
-        DpEvent ledger = null;
-        PrivacyAccountant planAccountant = null;
-        long done = 0;
-        for (int i = 0; i < perSide; i++) {
-            for (int side = 0; side < 2; side++) {
-                Problem p = side == 1 ? with : without;
-                UniformRandomProvider rng = Rngs.seeded(runSeed(s.seed(), side, i));
-                recorder.reset();
-                OptimizationResult r = plan != null ? opt.run(p, plan, rng) : opt.optimize(p, t.budget(), rng);
-                RunView view = recorder.view(r.solution());
-                if (t.statistic().whiteBox() && view.releases() == 0 && view.selections().length == 0) {
-                    throw new IllegalStateException("the white-box statistic " + t.statistic().name() + " observed "
-                            + "no release of " + opt.name() + " (its releases are not reported to the observer)");
-                }
-                scores[side][i] = t.statistic().score(view);
-                if (claim == null) {
-                    claim = r.privacy();
-                    ledger = r.ledger();
-                    planAccountant = r.plan().accountant();
-                } else if (Math.abs(r.privacy().epsilon() - claim.epsilon()) > 1e-9 * Math.max(1, claim.epsilon())
-                        || r.privacy().delta() != claim.delta()) {
-                    throw new IllegalStateException("runs claim different guarantees: " + claim + " and "
-                            + r.privacy());
-                }
-                progress.update(++done, s.runs());
-            }
+        int k = t.pair().canaries();
+        double[][] scores = new double[2][perSide * k];
+        int threads = Math.max(1, Math.min(THREADS, Runtime.getRuntime().availableProcessors()));
+        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        Worker[] workers = new Worker[threads];
+        for (int w = 0; w < threads; w++) {
+            workers[w] = new Worker(t, mutant, s, scores, w, threads, done, progress);
         }
+        runAll(workers);
+        Worker first = workers[0];
+        for (Worker w : workers) {
+            first.sameClaim(w.claim);
+        }
+        PrivacyReport claim = first.claim;
+        DpEvent ledger = first.ledger;
+        PrivacyAccountant planAccountant = first.planAccountant;
         if (ledger instanceof NonPrivateEvent || !Double.isFinite(claim.epsilon())) {
             throw Checks.fail("algorithm", "a private one (an audit tests a finite claimed epsilon)", t.algorithm());
         }
@@ -126,6 +109,128 @@ public final class OptimizerAudit {
                     + "gives none");
         }
         return analyse(t, mutant, s, scores[1], scores[0], claim, ledger, claimAcc, t0);
+    }
+
+    /**
+     * Threads an audit uses (at most the available processors). Every run has its own seed and its own
+     * optimizer state, so the scores do not depend on the number of threads.
+     */
+    static final int THREADS = 2;
+
+    private static void runAll(Worker[] workers) {
+        if (workers.length == 1) {
+            workers[0].run();
+            return;
+        }
+        Thread[] th = new Thread[workers.length - 1];
+        for (int w = 1; w < workers.length; w++) {
+            th[w - 1] = new Thread(workers[w], "audit-" + w);
+            th[w - 1].start();
+        }
+        workers[0].run();
+        for (Thread x : th) {
+            try {
+                x.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("audit interrupted", e);
+            }
+        }
+        for (Worker w : workers) {
+            if (w.failure != null) {
+                if (w.failure instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new IllegalStateException(w.failure);
+            }
+        }
+    }
+
+    /** Runs i ≡ offset (mod stride) on both datasets, with its own optimizer, observer and problems. */
+    private static final class Worker implements Runnable {
+        private final AuditTarget t;
+        private final Settings s;
+        private final double[][] scores;
+        private final int offset;
+        private final int stride;
+        private final java.util.concurrent.atomic.AtomicLong done;
+        private final Progress progress;
+        private final ReleaseRecorder recorder;
+        private final PrivateOptimizer opt;
+        private final Problem[] problems;
+        private final RunPlan plan;
+        PrivacyReport claim;
+        DpEvent ledger;
+        PrivacyAccountant planAccountant;
+        Throwable failure;
+
+        Worker(AuditTarget t, Mutation mutant, Settings s, double[][] scores, int offset, int stride,
+                java.util.concurrent.atomic.AtomicLong done, Progress progress) {
+            this.t = t;
+            this.s = s;
+            this.scores = scores;
+            this.offset = offset;
+            this.stride = stride;
+            this.done = done;
+            this.progress = progress;
+            recorder = new ReleaseRecorder(t.pair().direction());
+            opt = t.factory().build(mutant, recorder);
+            problems = new Problem[] {t.pair().problem(false, t.loss(), t.domain()),
+                t.pair().problem(true, t.loss(), t.domain())};
+            plan = planOnce(opt, problems[1], t);
+        }
+
+        @Override
+        public void run() {
+            try {
+                int perSide = s.runs() / 2;
+                for (int i = offset; i < perSide; i += stride) {
+                    for (int side = 0; side < 2; side++) {
+                        runOne(side, i);
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                failure = e;
+                if (offset == 0) {
+                    throw e;
+                }
+            }
+        }
+
+        private void runOne(int side, int i) {
+            UniformRandomProvider rng = Rngs.seeded(runSeed(s.seed(), side, i));
+            recorder.reset();
+            Problem p = problems[side];
+            OptimizationResult r = plan != null ? opt.run(p, plan, rng) : opt.optimize(p, t.budget(), rng);
+            int k = t.pair().canaries();
+            for (int c = 0; c < k; c++) {
+                RunView view = recorder.view(r.solution(), c);
+                if (t.statistic().whiteBox() && view.releases() == 0 && view.selections().length == 0) {
+                    throw new IllegalStateException("the white-box statistic " + t.statistic().name()
+                            + " observed no release of " + opt.name() + " (its releases are not reported to the "
+                            + "observer)");
+                }
+                scores[side][i * k + c] = t.statistic().score(view);
+            }
+            if (claim == null) {
+                claim = r.privacy();
+                ledger = r.ledger();
+                planAccountant = r.plan().accountant();
+            } else {
+                sameClaim(r.privacy());
+            }
+            long n = done.incrementAndGet();
+            if (offset == 0) {
+                progress.update(n, s.runs());
+            }
+        }
+
+        void sameClaim(PrivacyReport other) {
+            if (Math.abs(other.epsilon() - claim.epsilon()) > 1e-9 * Math.max(1, claim.epsilon())
+                    || other.delta() != claim.delta()) {
+                throw new IllegalStateException("runs claim different guarantees: " + claim + " and " + other);
+            }
+        }
     }
 
     private static RunPlan planOnce(PrivateOptimizer opt, Problem with, AuditTarget t) {
@@ -139,18 +244,13 @@ public final class OptimizerAudit {
 
     private static AuditResult analyse(AuditTarget t, Mutation mutant, Settings s, double[] with, double[] without,
             PrivacyReport claim, DpEvent ledger, PrivacyAccountant claimAcc, long t0) {
-        int perSide = with.length;
-        int sel = perSide / 2;
-        double[] sw = Arrays.copyOfRange(with, 0, sel);
-        double[] so = Arrays.copyOfRange(without, 0, sel);
-        double[] ew = Arrays.copyOfRange(with, sel, perSide);
-        double[] eo = Arrays.copyOfRange(without, sel, perSide);
+        int k = t.pair().canaries();
         double alpha = s.alpha();
         double delta = claim.delta();
-        EpsilonLowerBound.Evaluation cp = EpsilonLowerBound.split(sw, so, ew, eo,
-                EpsilonLowerBound.Objective.CLOPPER_PEARSON, alpha, delta);
-        EpsilonLowerBound.Evaluation gdp = EpsilonLowerBound.split(sw, so, ew, eo,
-                EpsilonLowerBound.Objective.GAUSSIAN_DP, alpha, delta);
+        double fixed = t.statistic().fixedThreshold();
+        EpsilonLowerBound.Evaluation[] e = AuditResult.analyse(with, without, s.runs() / 2, k, fixed, alpha, delta);
+        EpsilonLowerBound.Evaluation cp = e[0];
+        EpsilonLowerBound.Evaluation gdp = e[1];
         PrivacyAccountant curve = t.curveAccountant() != null ? t.curveAccountant() : claimAcc;
         // the ledger test reads the Gaussian-DP evaluation's rates: one threshold, one confidence statement
         LedgerFamily family = new LedgerFamily(ledger, curve, claimAcc, delta);
@@ -158,6 +258,6 @@ public final class OptimizerAudit {
         double seconds = (System.nanoTime() - t0) / 1e9;
         return new AuditResult(t.algorithm(), t.design(), mutant, t.statistic().name(), t.statistic().whiteBox(),
                 t.pair().relation().toString(), t.pair().description(), claim.epsilon(), delta, claim.accountant(),
-                ledger.describe(), alpha, s.runs(), s.seed(), cp, gdp, lt, family, seconds, with, without);
+                ledger.describe(), alpha, s.runs(), s.seed(), k, fixed, cp, gdp, lt, family, seconds, with, without);
     }
 }

@@ -70,6 +70,35 @@ public final class Statistics {
         });
     }
 
+    /**
+     * White-box, a canary in one part of a parallel composition, the part unknown and uniform (PG mirror
+     * descent's independent labels): log Σ_p exp(Λ_p), Λ_p the Poisson-Gaussian log-likelihood ratio of
+     * {@link #poissonGaussianLlr} over the releases of part p — the likelihood ratio of the mixture over
+     * parts, up to the constant log P.
+     */
+    public static AuditStatistic partMixtureLlr(double shift) {
+        Checks.positive("shift", shift);
+        return of("llr-part-mixture", true, r -> {
+            java.util.Map<Integer, Double> perPart = new java.util.TreeMap<>();
+            for (int t = 0; t < r.releases(); t++) {
+                double c = shift * r.sensitivities()[t];
+                double sig2 = r.noiseScales()[t] * r.noiseScales()[t];
+                double l = (c * r.projections()[t] - 0.5 * c * c) / sig2;
+                double q = Double.isNaN(r.samplingRates()[t]) ? 1 : r.samplingRates()[t];
+                perPart.merge(r.parts()[t], logMix(q, l), Double::sum);
+            }
+            double max = Double.NEGATIVE_INFINITY;
+            for (double v : perPart.values()) {
+                max = Math.max(max, v);
+            }
+            double sum = 0;
+            for (double v : perPart.values()) {
+                sum += Math.exp(v - max);
+            }
+            return max + Math.log(sum);
+        });
+    }
+
     /** log(1 − q + q e^l), stably. */
     static double logMix(double q, double l) {
         if (q >= 1) {
@@ -109,6 +138,78 @@ public final class Statistics {
             }
             return total;
         });
+    }
+
+    /** {@link #of(String, boolean, java.util.function.ToDoubleFunction)} with a test fixed in advance. */
+    static AuditStatistic fixed(AuditStatistic s, double threshold) {
+        Checks.finite("threshold", threshold);
+        return new AuditStatistic() {
+            @Override
+            public String name() {
+                return s.name();
+            }
+
+            @Override
+            public boolean whiteBox() {
+                return s.whiteBox();
+            }
+
+            @Override
+            public double score(RunView run) {
+                return s.score(run);
+            }
+
+            @Override
+            public double fixedThreshold() {
+                return threshold;
+            }
+        };
+    }
+
+    /**
+     * Black-box: sign·⟨w, u_j⟩ for the released model w and the direction u_j of the trial's canary (one
+     * trial per canary).
+     */
+    public static AuditStatistic canaryProjection(double sign) {
+        double s = Math.signum(sign);
+        if (s == 0) {
+            throw Checks.fail("sign", "+1 or -1", sign);
+        }
+        return of("model-projection", false, r -> s * r.modelProjection());
+    }
+
+    /**
+     * White-box, parallel compositions: sign·⟨v, u⟩ for the first Gaussian release v of the given part
+     * (the part index the run core reports to the observer). For Phased-SGD, part 0 is the first phase,
+     * whose noisy output carries the canaries of its first steps with less noise than the final model.
+     */
+    public static AuditStatistic partRelease(int part, double sign) {
+        double s = Math.signum(sign);
+        return of("part-release", true, r -> {
+            for (int t = 0; t < r.releases(); t++) {
+                if (r.parts()[t] == part) {
+                    return s * r.projections()[t];
+                }
+            }
+            throw new IllegalStateException("no release in part " + part + " was observed");
+        });
+    }
+
+    /**
+     * Black-box: −|⟨w, u_j⟩|, larger when the released coordinate is pulled towards 0 (a canary in the
+     * curved region of its loss adds curvature along u_j and shrinks the coordinate's spread).
+     */
+    public static AuditStatistic canaryShrinkage() {
+        return of("model-shrinkage", false, r -> -Math.abs(r.modelProjection()));
+    }
+
+    /**
+     * White-box, fixed test: 1 if the first report-noisy-max release selected {@code index}, else 0; the
+     * test "canary present" iff the score exceeds 1/2, fixed before the runs.
+     */
+    public static AuditStatistic firstSelection(int index) {
+        return fixed(of("first-selection", true, r -> r.selections().length > 0 && r.selections()[0] == index
+                ? 1 : 0), 0.5);
     }
 
     /** Black-box: ⟨w, u⟩ for the released model w and a fixed direction u. */

@@ -13,6 +13,7 @@ public final class BenchSuites {
 
     static {
         add(new DpSgdEpochSuite());
+        add(new PerfSuite());
         add(new RealDataSuite());
         add(new SamplersSuite());
         add(new SmoothedGradientSuite());

@@ -1,6 +1,7 @@
 package org.dpopt.cli;
 
 import java.util.Map;
+import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.optim.PrivateOptimizer;
@@ -26,6 +27,14 @@ interface AlgorithmSpec {
         return "logistic";
     }
 
+    /**
+     * The loss used when {@code --loss} is not given, for this training file (default: {@link #defaultLoss()};
+     * an algorithm whose default is a regression loss may follow binary labels to a classification loss).
+     */
+    default String defaultLoss(Dataset train) {
+        return defaultLoss();
+    }
+
     /** False only for the non-private baseline (which refuses --epsilon/--delta). */
     default boolean isPrivate() {
         return true;
@@ -35,6 +44,11 @@ interface AlgorithmSpec {
     default ConvexSet domain(TrainArgs args) {
         Double r = args.get(Flag.RADIUS);
         return r == null ? ConvexSets.unconstrained() : ConvexSets.l2Ball(r);
+    }
+
+    /** The knobs that matter most when this algorithm's model is no better than the majority class. */
+    default String hint() {
+        return "--epochs, --learning-rate or --clip-norm";
     }
 
     /** Builds the optimizer from the given flags (absent flags take the documented defaults). */

@@ -25,15 +25,16 @@ final class ApproximateObjectivePerturbationSpec implements AlgorithmSpec {
     @Override
     public Map<Flag<?>, String> flags() {
         Map<Flag<?>, String> m = new LinkedHashMap<>();
-        m.put(Flag.RADIUS, "none; needed for the theorem's lambda");
-        m.put(Flag.L2, "the theorem's lambda");
+        m.put(Flag.RADIUS, "none (practical: the theorem's lambda at comparator radius 20; paper: required)");
+        m.put(Flag.L2, "the theorem's lambda at the radius");
+        m.put(Flag.PRESET, "practical");
         m.put(Flag.EPOCHS, "the certified epoch budget");
         return m;
     }
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        ApproximateObjectivePerturbation.Builder b = ApproximateObjectivePerturbation.builder()
+        ApproximateObjectivePerturbation.Builder b = ApproximateObjectivePerturbation.builder().preset(a.preset())
                 .runOptions(a.runOptions());
         if (a.has(Flag.L2)) {
             b.lambda(a.get(Flag.L2));
@@ -46,5 +47,10 @@ final class ApproximateObjectivePerturbationSpec implements AlgorithmSpec {
             b.epochs((int) e);
         }
         return b.build();
+    }
+
+    @Override
+    public String hint() {
+        return "--l2 (lambda), --radius or --epochs";
     }
 }

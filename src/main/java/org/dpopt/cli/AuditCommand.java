@@ -53,7 +53,7 @@ final class AuditCommand implements Callable<Integer> {
             + "each half split into a selection and an evaluation half (default 2000).")
     int runs;
     @Option(names = "--mutant", defaultValue = "none", description = "Audit a deliberately broken variant: none, "
-            + "half-noise, no-clipping, realized-batch, half-rate-accounting, shuffle-as-poisson, objpert-beta, "
+            + "half-noise, half-sensitivity, no-clipping, realized-batch, half-rate-accounting, shuffle-as-poisson, objpert-beta, "
             + "rnm-half-scale.")
     String mutant;
     @Option(names = "--design", description = "Audit configuration (default: the algorithm's first one that runs "
@@ -175,6 +175,9 @@ final class AuditCommand implements Callable<Integer> {
         o.put("direction", cp.direction().toString());
         o.put("runs_per_dataset", r.runs() / 2);
         o.put("evaluation_runs_per_dataset", r.evaluationRunsPerSide());
+        o.put("canaries_per_run", r.canaries());
+        o.put("evaluation_trials_per_dataset", r.evaluationTrialsPerSide());
+        o.put("fixed_test", !Double.isNaN(r.fixedThreshold()));
         Map<String, Object> g = new LinkedHashMap<>();
         g.put("mu_lower", gdp.mu());
         g.put("mu_claimed", r.muClaimed());

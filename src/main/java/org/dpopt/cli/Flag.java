@@ -33,10 +33,14 @@ record Flag<T>(String name, Class<T> type, String label, String help) {
     static final Flag<String> CONSTRAINT = new Flag<>("--constraint", String.class, "SET",
             "constraint set: l1|simplex|lp");
     static final Flag<String> ACCOUNTANT = new Flag<>("--accountant", String.class, "NAME", "privacy accountant");
+    static final Flag<Double> RHO = new Flag<>("--rho", Double.class, "RHO", "declared weak-convexity constant");
+    static final Flag<Integer> ROUNDS = new Flag<>("--rounds", Integer.class, "R", "rounds of a one-pass method");
+    static final Flag<String> PRESET = new Flag<>("--preset", String.class, "NAME", "defaults: practical (the "
+            + "documented rule) or paper (the theorem's setting)");
 
     /** Every flag, in help order. */
     static final List<Flag<?>> ALL = List.of(EPOCHS, BATCH_SIZE, CLIP_NORM, LEARNING_RATE, SAMPLER, MAX_BATCH_SIZE,
-            RADIUS, L2, P, CONSTRAINT, ACCOUNTANT);
+            RADIUS, L2, P, CONSTRAINT, ACCOUNTANT, RHO, ROUNDS, PRESET);
 
     /** Adds every flag to a command as a typed option. */
     static void addAll(CommandSpec spec) {

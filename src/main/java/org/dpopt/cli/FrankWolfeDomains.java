@@ -28,6 +28,13 @@ final class FrankWolfeDomains {
         return m;
     }
 
+    /** Adds the flags of the one-pass methods (rounds, preset) to a flag map. */
+    static Map<Flag<?>, String> onePass(Map<Flag<?>, String> m) {
+        m.put(Flag.ROUNDS, "ceil((n eps)^(1/3))");
+        m.put(Flag.PRESET, "practical (last iterate; paper: the uniformly random iterate)");
+        return m;
+    }
+
     static Polytope polytope(TrainArgs a) {
         double r = Checks.positive("--radius", a.or(Flag.RADIUS, DEFAULT_RADIUS));
         String c = a.or(Flag.CONSTRAINT, "l1");

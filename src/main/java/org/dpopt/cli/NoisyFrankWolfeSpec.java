@@ -32,4 +32,9 @@ final class NoisyFrankWolfeSpec implements AlgorithmSpec {
     public PrivateOptimizer build(TrainArgs a) {
         return NoisyFrankWolfe.builder().runOptions(a.runOptions()).build();
     }
+
+    @Override
+    public String hint() {
+        return "--radius (the l1 ball must hold a useful model) or --constraint";
+    }
 }

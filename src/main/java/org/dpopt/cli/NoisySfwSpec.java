@@ -25,7 +25,7 @@ final class NoisySfwSpec implements AlgorithmSpec {
         m.put(Flag.CONSTRAINT, "lp (or l1)");
         m.put(Flag.RADIUS, Double.toString(FrankWolfeDomains.DEFAULT_RADIUS));
         m.put(Flag.P, "2");
-        return m;
+        return FrankWolfeDomains.onePass(m);
     }
 
     @Override
@@ -35,6 +35,15 @@ final class NoisySfwSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        return NoisyStochasticFrankWolfe.builder().runOptions(a.runOptions()).build();
+        NoisyStochasticFrankWolfe.Builder b = NoisyStochasticFrankWolfe.builder().runOptions(a.runOptions()).preset(a.preset());
+        if (a.has(Flag.ROUNDS)) {
+            b.rounds(a.get(Flag.ROUNDS));
+        }
+        return b.build();
+    }
+
+    @Override
+    public String hint() {
+        return "--radius, --p or --constraint";
     }
 }

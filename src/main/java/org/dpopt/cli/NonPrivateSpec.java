@@ -51,4 +51,9 @@ final class NonPrivateSpec implements AlgorithmSpec {
         }
         return b.build();
     }
+
+    @Override
+    public String hint() {
+        return "--epochs or --learning-rate";
+    }
 }

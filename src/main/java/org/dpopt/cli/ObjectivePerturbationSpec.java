@@ -25,17 +25,23 @@ final class ObjectivePerturbationSpec implements AlgorithmSpec {
     @Override
     public Map<Flag<?>, String> flags() {
         Map<Flag<?>, String> m = new LinkedHashMap<>();
-        m.put(Flag.RADIUS, "none; needed for the theorem's lambda");
-        m.put(Flag.L2, "the theorem's lambda");
+        m.put(Flag.RADIUS, "none (practical: the theorem's lambda at comparator radius 20; paper: required)");
+        m.put(Flag.L2, "the theorem's lambda at the radius");
+        m.put(Flag.PRESET, "practical");
         return m;
     }
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        ObjectivePerturbation.Builder b = ObjectivePerturbation.builder().runOptions(a.runOptions());
+        ObjectivePerturbation.Builder b = ObjectivePerturbation.builder().preset(a.preset()).runOptions(a.runOptions());
         if (a.has(Flag.L2)) {
             b.lambda(a.get(Flag.L2));
         }
         return b.build();
+    }
+
+    @Override
+    public String hint() {
+        return "--l2 (lambda) or --radius";
     }
 }

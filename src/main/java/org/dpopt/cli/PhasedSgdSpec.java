@@ -58,4 +58,9 @@ final class PhasedSgdSpec implements AlgorithmSpec {
         }
         return b.build();
     }
+
+    @Override
+    public String hint() {
+        return "--learning-rate or --radius";
+    }
 }

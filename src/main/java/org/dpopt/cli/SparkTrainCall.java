@@ -32,7 +32,8 @@ final class SparkTrainCall {
      * A finished distributed fit: the result, the model file it released, held-out metrics, the
      * non-private counts and the training seconds.
      */
-    record Fit(OptimizationResult result, Model model, Double testAccuracy, double testLoss, long testRows,
+    record Fit(OptimizationResult result, Model model, Double testAccuracy, Double testMajority, double testLoss,
+            long testRows,
             Map<String, Object> counts, double seconds) {
     }
 
@@ -85,7 +86,9 @@ final class SparkTrainCall {
         if (cmd.testData == null) {
             counts.put("test_rows", test.rows());
         }
-        return new Fit(o.result(), model, test.accuracy(), test.loss(), test.rows(), counts, o.seconds());
+        Double majority = test.accuracy() != null
+                ? MajorityGuard.majorityRate(in.test().labelCounts(), test.rows()) : null;
+        return new Fit(o.result(), model, test.accuracy(), majority, test.loss(), test.rows(), counts, o.seconds());
     }
 
     /** The loss and class set from the labels of the rows on Spark, checked as in memory. */

@@ -2,6 +2,7 @@ package org.dpopt.cli;
 
 import java.util.Map;
 import org.dpopt.linalg.Checks;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.core.ReleaseObserver;
 import org.dpopt.optim.core.RunOptions;
 
@@ -42,6 +43,11 @@ record TrainArgs(Map<Flag<?>, Object> values, String loss, boolean diagnostics, 
     <T> T or(Flag<T> f, T dflt) {
         T v = get(f);
         return v != null ? v : dflt;
+    }
+
+    /** The {@code --preset} given, else {@link Preset#PRACTICAL}. */
+    Preset preset() {
+        return has(Flag.PRESET) ? Preset.byName(get(Flag.PRESET)) : Preset.PRACTICAL;
     }
 
     /** True if the flag was given. */

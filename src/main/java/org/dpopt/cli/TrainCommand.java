@@ -150,7 +150,8 @@ final class TrainCommand implements Callable<Integer> {
         Inputs in = inputs();
         Dataset train = in.train();
         Dataset test = in.test();
-        TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, alg.defaultLoss(), classes, intercept,
+        TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, alg.defaultLoss(in.read().dataset()), classes,
+                intercept,
                 interceptScale, alg.domain(args), datasetSize), in.read().dataset(), train, "--data");
         if (testData != null) {
             setup.loss().checkLabels(test, "--test-data");
@@ -170,7 +171,8 @@ final class TrainCommand implements Callable<Integer> {
             Model model = Model.fromRun(r, problem, rowNormBound, setup.classes(), setup.notes());
             Double accuracy = model.kind() != Model.Kind.REGRESSION ? model.accuracy(test) : null;
             double testLoss = problem.withData(test).empiricalRisk(r.solution());
-            Map<String, Object> out = release(r, model, accuracy, testLoss, test.size(), seconds);
+            Double majority = accuracy != null ? MajorityGuard.majorityRate(test) : null;
+            Map<String, Object> out = release(r, model, accuracy, majority, testLoss, test.size(), seconds);
             if (hold != null) {
                 out.put("budget", BudgetCommand.summary(budgetFile.file, hold.commit(r.privacy())));
             }
@@ -195,7 +197,7 @@ final class TrainCommand implements Callable<Integer> {
         DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
         UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
         SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(alg, args, opt, budget, policy, rng);
-        Map<String, Object> out = release(fit.result(), fit.model(), fit.testAccuracy(), fit.testLoss(),
+        Map<String, Object> out = release(fit.result(), fit.model(), fit.testAccuracy(), fit.testMajority(), fit.testLoss(),
                 fit.testRows(), fit.seconds());
         return finish(fit.result(), out, fit.counts(), fit.model().toJson());
     }
@@ -216,6 +218,9 @@ final class TrainCommand implements Callable<Integer> {
         }
         if (diagnostics) {
             err.println(DIAGNOSTICS_WARNING);
+        }
+        if (out.get("hint") != null) {
+            err.println("dpopt: hint: " + out.get("hint"));
         }
         err.flush();
         print(out);
@@ -247,8 +252,8 @@ final class TrainCommand implements Callable<Integer> {
      *
      * @param testAccuracy a classifier's held-out accuracy, null for regression
      */
-    private Map<String, Object> release(OptimizationResult r, Model model, Double testAccuracy, double testLoss,
-            long testRows, double seconds) {
+    private Map<String, Object> release(OptimizationResult r, Model model, Double testAccuracy, Double testMajority,
+            double testLoss, long testRows, double seconds) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("algorithm", algorithm);
         out.put("loss", model.loss());
@@ -266,6 +271,11 @@ final class TrainCommand implements Callable<Integer> {
         out.put("privacy", model.privacy().toString());
         if (testAccuracy != null) {
             out.put("test_accuracy", testAccuracy);
+            out.put("test_majority_rate", testMajority);
+            String hint = MajorityGuard.hint(testAccuracy, testMajority, AlgorithmSpecs.get(algorithm));
+            if (hint != null) {
+                out.put("hint", hint);
+            }
         }
         out.put("test_loss", Json.finiteOrNull(testLoss));
         if (testData != null) {

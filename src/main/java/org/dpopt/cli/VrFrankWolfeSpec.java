@@ -20,7 +20,7 @@ final class VrFrankWolfeSpec implements AlgorithmSpec {
 
     @Override
     public Map<Flag<?>, String> flags() {
-        return FrankWolfeDomains.polytopeFlags();
+        return FrankWolfeDomains.onePass(FrankWolfeDomains.polytopeFlags());
     }
 
     @Override
@@ -30,6 +30,15 @@ final class VrFrankWolfeSpec implements AlgorithmSpec {
 
     @Override
     public PrivateOptimizer build(TrainArgs a) {
-        return VarianceReducedFrankWolfe.builder().runOptions(a.runOptions()).build();
+        VarianceReducedFrankWolfe.Builder b = VarianceReducedFrankWolfe.builder().runOptions(a.runOptions()).preset(a.preset());
+        if (a.has(Flag.ROUNDS)) {
+            b.rounds(a.get(Flag.ROUNDS));
+        }
+        return b.build();
+    }
+
+    @Override
+    public String hint() {
+        return "--radius (the l1 ball must hold a useful model) or --constraint";
     }
 }

@@ -2,6 +2,7 @@ package org.dpopt.data;
 
 import java.util.Arrays;
 import org.dpopt.linalg.Checks;
+import org.dpopt.linalg.RowKernels;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -138,23 +139,12 @@ public final class Dataset {
      * a k-class model starts at c·d). Not modified: w.
      */
     public double dot(int i, double[] ws, int offset) {
-        int off = i * d;
-        // four accumulators: EJML-style single accumulator loops are latency bound
-        double s0 = 0;
-        double s1 = 0;
-        double s2 = 0;
-        double s3 = 0;
-        int j = 0;
-        for (; j + 3 < d; j += 4) {
-            s0 += x[off + j] * ws[offset + j];
-            s1 += x[off + j + 1] * ws[offset + j + 1];
-            s2 += x[off + j + 2] * ws[offset + j + 2];
-            s3 += x[off + j + 3] * ws[offset + j + 3];
-        }
-        for (; j < d; j++) {
-            s0 += x[off + j] * ws[offset + j];
-        }
-        return (s0 + s1) + (s2 + s3);
+        return RowKernels.dot(x, i * d, ws, offset, d);
+    }
+
+    /** Copies row i into out[offset, offset + d) (a batch gather buffer). Modified: out. */
+    public void copyRow(int i, double[] out, int offset) {
+        System.arraycopy(x, i * d, out, offset, d);
     }
 
     /** out = out + a · x_i. Modified: out (d×1). */
@@ -164,10 +154,7 @@ public final class Dataset {
 
     /** out[offset + j] += a · x_ij for j &lt; d (one block of a multi-output vector). Modified: out. */
     public void addScaledRow(int i, double a, double[] out, int offset) {
-        int off = i * d;
-        for (int j = 0; j < d; j++) {
-            out[offset + j] += a * x[off + j];
-        }
+        RowKernels.axpy(a, x, i * d, out, offset, d);
     }
 
     /** Copies row i into out (d×1). Modified: out. */

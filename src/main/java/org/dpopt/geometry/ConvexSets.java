@@ -127,6 +127,12 @@ public final class ConvexSets {
         /** The only instance. */
         INSTANCE;
 
+        /** "the whole space R^d", as messages name it. */
+        @Override
+        public String toString() {
+            return "the whole space R^d";
+        }
+
         @Override
         public void project(DMatrixRMaj w) {
             // identity

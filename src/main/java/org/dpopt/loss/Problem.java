@@ -177,8 +177,11 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSiz
         Vectors.zero(out);
         int n = data.size();
         if (loss instanceof GeneralizedLinearLoss gll) {
-            for (int i = 0; i < n; i++) {
-                data.addScaledRow(i, gll.derivative(data.dot(i, w), data.label(i)) / n, out);
+            int threads = GllKernels.passThreads();
+            if (threads > 0) {
+                GllKernels.addGradientBlocked(data, gll, w, n, out, threads);
+            } else {
+                GllKernels.addGradient(data, gll, w, n, out);
             }
             return;
         }

@@ -17,8 +17,51 @@ import org.ejml.data.DMatrixRMaj;
  */
 public interface BatchGradientSource {
 
-    /** What a batch sum touched (non-private: realized counts). */
-    record BatchSum(int rows, int clipped) {
+    /**
+     * What a batch sum touched (non-private: realized counts). A source may return one instance at every
+     * step, updated in place (so that a step allocates nothing): read it before the next {@link #addBatch}.
+     */
+    final class BatchSum {
+        private int rows;
+        private int clipped;
+
+        /** The counts of one batch. */
+        public BatchSum(int rows, int clipped) {
+            this.rows = rows;
+            this.clipped = clipped;
+        }
+
+        /** Contributing rows. */
+        public int rows() {
+            return rows;
+        }
+
+        /** Contributions that were clipped. */
+        public int clipped() {
+            return clipped;
+        }
+
+        /** Overwrites the counts (a source's reused instance); returns this. */
+        public BatchSum set(int newRows, int newClipped) {
+            rows = newRows;
+            clipped = newClipped;
+            return this;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BatchSum b && b.rows == rows && b.clipped == clipped;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * rows + clipped;
+        }
+
+        @Override
+        public String toString() {
+            return "BatchSum[rows=" + rows + ", clipped=" + clipped + "]";
+        }
     }
 
     /**

@@ -11,7 +11,8 @@ import org.ejml.data.DMatrixRMaj;
 /**
  * The in-memory {@link BatchGradientSource}: the sampler's iterator over the rows of a {@link Dataset}
  * and the clip-and-sum kernel of the loss's per-run oracle ({@link SmoothedLoss#runOracle}: the exact
- * gradient with the GLL fast path, or a smoothed loss's own oracle). One per run.
+ * gradient with the GLL fast path, or a smoothed loss's own oracle). One per run; the index, weight and
+ * row-gather buffers are allocated once, in {@link #open}.
  */
 public final class DatasetBatches implements BatchGradientSource {
     private final Dataset data;
@@ -21,6 +22,8 @@ public final class DatasetBatches implements BatchGradientSource {
     private BatchSampler.BatchIterator it;
     private int[] idx;
     private double[] weights;
+    private BatchBuffers buffers;
+    private final BatchSum counts = new BatchSum(0, 0);
     private long next;
 
     /** Batches of the rows of data under loss. */
@@ -35,6 +38,7 @@ public final class DatasetBatches implements BatchGradientSource {
     public void open(BatchSampler sampler, int n, UniformRandomProvider rng) {
         idx = new int[sampler.maxBatchSlots(n)];
         weights = new double[idx.length];
+        buffers = BatchBuffers.of(data.dimension(), idx.length);
         it = sampler.iterator(n, rng);
         next = 0;
     }
@@ -49,8 +53,8 @@ public final class DatasetBatches implements BatchGradientSource {
         }
         next++;
         int k = it.next(idx, weights);
-        int clipped = oracle.addClippedBatch(w, data, idx, 0, k, weights, clip, out, scratch);
-        return new BatchSum(realCount(k), clipped);
+        int clipped = oracle.addClippedBatch(w, data, idx, 0, k, weights, clip, out, scratch, buffers);
+        return counts.set(realCount(k), clipped);
     }
 
     private int realCount(int k) {

@@ -4,11 +4,14 @@ import java.util.Arrays;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
+import org.dpopt.loss.GllKernels;
 import org.ejml.data.DMatrixRMaj;
 
 /**
  * {@link DataPasses} over an in-memory {@link Dataset}: one sequential pass per call, rows in order
- * (so results do not depend on a thread count). The static kernels are the partial sums every engine
+ * (so results do not depend on a thread count); the mean gradient takes the fixed-block pass of
+ * {@link GllKernels#addGradientBlocked} instead when {@link GllKernels#passThreads()} is positive (the
+ * same bits on any number of threads). The static kernels are the partial sums every engine
  * uses on a block of rows of a larger dataset of n rows: a distributed engine runs them on its blocks
  * and adds the partial results, so a term is computed the same way on every engine.
  *
@@ -39,7 +42,12 @@ public record DatasetPasses(Dataset data) implements DataPasses {
     @Override
     public void meanGradient(GeneralizedLinearLoss loss, DMatrixRMaj w, DMatrixRMaj out) {
         Arrays.fill(out.data, 0, data.dimension(), 0.0);
-        addGradient(data, loss, w, data.size(), out);
+        int threads = GllKernels.passThreads();
+        if (threads > 0) {
+            GllKernels.addGradientBlocked(data, loss, w, data.size(), out, threads);
+        } else {
+            addGradient(data, loss, w, data.size(), out);
+        }
     }
 
     @Override
@@ -69,19 +77,13 @@ public record DatasetPasses(Dataset data) implements DataPasses {
 
     /** Σ φ(⟨w, xᵢ⟩, yᵢ) over the rows, in order. */
     public static double lossSum(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w) {
-        double s = 0;
-        for (int i = 0; i < rows.size(); i++) {
-            s += loss.phi(rows.dot(i, w), rows.label(i));
-        }
-        return s;
+        return GllKernels.lossSum(rows, loss, w);
     }
 
     /** out ← out + Σ (φ′(⟨w, xᵢ⟩, yᵢ)/n)·xᵢ over the rows, in order. Modified: out. */
     public static void addGradient(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w, double n,
             DMatrixRMaj out) {
-        for (int i = 0; i < rows.size(); i++) {
-            rows.addScaledRow(i, loss.derivative(rows.dot(i, w), rows.label(i)) / n, out);
-        }
+        GllKernels.addGradient(rows, loss, w, n, out);
     }
 
     /**

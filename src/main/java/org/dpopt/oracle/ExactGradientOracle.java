@@ -52,6 +52,23 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
     @Override
     public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
             double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
+        return addClippedRowByRow(w, data, idx, from, to, weights, clip, out, scratch);
+    }
+
+    /** As the plain kernel, with the rows of a GLL batch gathered into the buffers first (same bits). */
+    @Override
+    public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
+            double clip, DMatrixRMaj out, DMatrixRMaj scratch, BatchBuffers buffers) {
+        if (loss instanceof GeneralizedLinearLoss gll && buffers.dots().length >= 2
+                && buffers.rows().length >= data.dimension()) {
+            return GllBatchKernel.addClipped(gll, w, data, idx, from, to, weights, clip, out, buffers.dots(),
+                    buffers.rows());
+        }
+        return addClippedBatch(w, data, idx, from, to, weights, clip, out, scratch);
+    }
+
+    private int addClippedRowByRow(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
+            double clip, DMatrixRMaj out, DMatrixRMaj scratch) {
         MultinomialLogisticLoss multi = loss instanceof MultinomialLogisticLoss m ? m : null;
         GeneralizedLinearLoss gll = loss instanceof GeneralizedLinearLoss g ? g : null;
         if (multi == null && gll == null) {

@@ -54,4 +54,14 @@ public interface GradientOracle {
         }
         return clipped;
     }
+
+    /**
+     * {@link #addClippedBatch(DMatrixRMaj, Dataset, int[], int, int, double[], double, DMatrixRMaj,
+     * DMatrixRMaj)} with reusable buffers that a kernel may use to order its memory reads (rows gathered
+     * before the dependent arithmetic); the same sums, bit for bit. Modified: out, scratch, buffers.
+     */
+    default int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
+            double clip, DMatrixRMaj out, DMatrixRMaj scratch, BatchBuffers buffers) {
+        return addClippedBatch(w, data, idx, from, to, weights, clip, out, scratch);
+    }
 }

@@ -250,6 +250,31 @@ public final class DistributedData {
                 * b.rows)).fold(0L, Long::sum));
     }
 
+    /**
+     * How many rows carry each label, counted on the executors (for held-out metrics such as the
+     * majority-class rate of test rows; never part of a private release).
+     */
+    public java.util.Map<Double, Long> labelCounts() {
+        return SparkEngine.call(() -> blocks.map(DistributedData::countLabels)
+                .fold(new java.util.HashMap<>(), DistributedData::mergeCounts));
+    }
+
+    private static java.util.HashMap<Double, Long> countLabels(RowBlock b) {
+        java.util.HashMap<Double, Long> m = new java.util.HashMap<>();
+        org.dpopt.data.Dataset d = b.dataset();
+        for (int i = 0; i < d.size(); i++) {
+            m.merge(d.label(i), 1L, Long::sum);
+        }
+        return m;
+    }
+
+    private static java.util.HashMap<Double, Long> mergeCounts(java.util.HashMap<Double, Long> a,
+            java.util.HashMap<Double, Long> b) {
+        java.util.HashMap<Double, Long> m = new java.util.HashMap<>(a);
+        b.forEach((k, v) -> m.merge(k, v, Long::sum));
+        return m;
+    }
+
     /** Releases the cached rows. */
     public void unpersist() {
         blocks.unpersist(false);

@@ -1,11 +1,15 @@
 package org.dpopt.audit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.dpopt.optim.core.Mutation;
@@ -15,28 +19,49 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The fast audits CI runs: every optimizer at ε ∈ {1, 4} on its default configuration, every other
- * configuration at ε = 4, and every mutant at ε = 4 on the configuration that exposes it, with the same
- * number of runs (and the same seed) as the honest run it is compared with.
+ * The fast audits CI runs, all with {@value #RUNS} runs (the size of {@code dpopt audit}'s default):
+ * every optimizer's default configuration at ε ∈ {1, 4}, and every mutant of every optimizer on the
+ * configuration {@code dpopt audit --mutant} picks for it, next to the honest audit of that same
+ * configuration (same runs, same seed).
+ *
+ * <p><b>Criteria.</b> Honest: ε_lower ≤ ε and the ledger test consistent. Mutant: ε_lower &gt; ε — the
+ * assumption-free criterion — except the mutants listed in {@link #LEDGER_ONLY}, whose Clopper–Pearson
+ * catch needs more runs (recorded with its size in {@code validation/auditing.md}) and which CI checks
+ * by the ledger test, and those in {@link #NOT_CAUGHT_AT_CI_SIZE}, which are listed so that the gap is
+ * visible.
  *
  * <p><b>False failures.</b> An honest audit fails if ε_lower &gt; ε (probability ≤ α = 0.05 for a
- * correct implementation) or if the ledger test rejects (probability ≤ α), so each honest test has a
- * false-failure probability ≤ 2α = 0.1. That bound is loose: the Clopper–Pearson bound is far below ε
- * at these sizes (tightness ≤ 0.4, see {@code validation/auditing.md}), and the ledger test's margins are
- * printed for every run. The seeds are fixed (seed 1, never tuned), so the outcome is deterministic.
- * A mutant test fails if the mutant is not flagged: that is a lack of power, measured in the validation
- * audits, not chance alone.
+ * correct implementation) or if the ledger test rejects (probability ≤ α): each honest test has a
+ * false-failure probability ≤ 2α = 0.1, for the combination of seed and implementation; the seeds are
+ * fixed (seed 1, never tuned), so the outcome is deterministic and the measured margins are in the
+ * validation page. A mutant test failing means a lack of power, not chance alone.
  */
 class OptimizerAuditsTest {
     static final double ALPHA = 0.05;
     static final long SEED = 1;
+    static final int RUNS = 2000;
 
-    /** Runs per configuration: the cheapest size at which the configuration's mutants are flagged. */
-    static int runs(String algorithm) {
-        return switch (algorithm) {
-            case "nsgd" -> 4000;
-            default -> 2000;
-        };
+    /**
+     * Mutants flagged at CI size by the ledger test but by ε_lower only with more runs (the sizes are in
+     * {@code validation/auditing.md}): CI checks them by the ledger test.
+     */
+    static final Set<String> LEDGER_ONLY = Set.of("dp-sgd/shuffle-as-poisson", "prox-sgd/half-noise",
+            "prox-sgd/half-sensitivity", "pg-mirror-descent/half-noise", "pg-mirror-descent/half-sensitivity");
+
+    /**
+     * Implemented mutants that no CI-size test flags (their audits are in the validation profile, and the
+     * page says what they need): listed so that the gap is visible.
+     */
+    static final Set<String> NOT_CAUGHT_AT_CI_SIZE = Set.of("objective-perturbation-svrg/half-noise",
+            "objective-perturbation-svrg/half-sensitivity", "objective-perturbation-svrg/objpert-beta");
+
+    /**
+     * The claimed ε a mutant is audited at in CI: 4 (the CLI's default), except {@code objpert-beta}, which
+     * costs ln(1 + 10ε) on its curvature pair — 3.7 &lt; 4 at ε = 4, only mildly broken there — and is
+     * caught at ε = 1 with 2000 runs.
+     */
+    static double epsilonFor(String algorithm, Mutation m) {
+        return m == Mutation.OBJPERT_BETA ? 1.0 : 4.0;
     }
 
     private static final Map<String, AuditResult> CACHE = new ConcurrentHashMap<>();
@@ -45,7 +70,7 @@ class OptimizerAuditsTest {
         String key = algorithm + "/" + design + "/" + epsilon + "/" + m.cliName();
         return CACHE.computeIfAbsent(key, k -> {
             AuditResult r = OptimizerAudit.run(Audits.design(algorithm, design).at(epsilon), m,
-                    new OptimizerAudit.Settings(runs(algorithm), ALPHA, SEED), OptimizerAudit.Progress.NONE);
+                    new OptimizerAudit.Settings(RUNS, ALPHA, SEED), OptimizerAudit.Progress.NONE);
             System.out.println(r + String.format(" [ledger s* < %.3f, %.1fs]", r.ledgerTest().scaleUpper(),
                     r.seconds()));
             return r;
@@ -55,13 +80,10 @@ class OptimizerAuditsTest {
     static Stream<Arguments> honest() {
         List<Arguments> out = new ArrayList<>();
         for (String a : Audits.algorithms()) {
-            List<Audits.Design> ds = Audits.designs(a);
-            for (int i = 0; i < ds.size(); i++) {
-                out.add(Arguments.of(a, ds.get(i).name(), 4.0));
-                if (i == 0) {
-                    out.add(Arguments.of(a, ds.get(i).name(), 1.0));
-                }
-            }
+            String first = Audits.designs(a).get(0).name();
+            out.add(Arguments.of(a, first, 4.0));
+            // prox-sgd's preset has T = 0 steps at eps = 1 with the 21 dimensions of its many-canary design
+            out.add(Arguments.of(a, a.equals("prox-sgd") ? "isolated-poisson" : first, 1.0));
         }
         return out.stream();
     }
@@ -77,9 +99,9 @@ class OptimizerAuditsTest {
     static Stream<Arguments> mutants() {
         List<Arguments> out = new ArrayList<>();
         for (String a : Audits.algorithms()) {
-            for (Audits.Design d : Audits.designs(a)) {
-                for (Mutation m : d.mutants()) {
-                    out.add(Arguments.of(a, d.name(), m));
+            for (Mutation m : Audits.mutants(a)) {
+                if (!NOT_CAUGHT_AT_CI_SIZE.contains(a + "/" + m.cliName())) {
+                    out.add(Arguments.of(a, Audits.design(a, m).name(), m));
                 }
             }
         }
@@ -88,32 +110,40 @@ class OptimizerAuditsTest {
 
     @ParameterizedTest(name = "{0} [{1}] mutant {2}")
     @MethodSource("mutants")
-    void mutantIsFlaggedWithTheRunsTheHonestVersionPassesWith(String algorithm, String design, Mutation m) {
-        AuditResult honest = audit(algorithm, design, 4.0, Mutation.NONE);
+    void mutantIsCaughtWithTheRunsTheHonestVersionPassesWith(String algorithm, String design, Mutation m) {
+        double eps = epsilonFor(algorithm, m);
+        AuditResult honest = audit(algorithm, design, eps, Mutation.NONE);
         assertFalse(honest.flagged(), () -> "the honest version is flagged: " + honest);
-        AuditResult r = audit(algorithm, design, 4.0, m);
-        assertTrue(r.runs() == honest.runs());
-        assertTrue(r.flagged(), () -> "mutant not flagged: " + r);
+        AuditResult r = audit(algorithm, design, eps, m);
+        assertEquals(honest.runs(), r.runs());
+        if (LEDGER_ONLY.contains(algorithm + "/" + m.cliName())) {
+            assertTrue(r.flagged(), () -> "mutant not flagged: " + r);
+        } else {
+            assertTrue(r.epsilonLower() > r.epsilon(), () -> "mutant not caught by eps_lower: " + r);
+        }
     }
 
-    /** Every mutant the run core implements is audited by some configuration of some optimizer. */
+    /** Every mutant is audited by some configuration of some optimizer. */
     @Test
-    void everyImplementedMutantIsAudited() {
-        List<Mutation> audited = new ArrayList<>();
+    void everyMutantIsAudited() {
+        Set<Mutation> audited = new LinkedHashSet<>();
         for (String a : Audits.algorithms()) {
             audited.addAll(Audits.mutants(a));
         }
         for (Mutation m : Mutation.values()) {
-            if (m == Mutation.NONE || NOT_YET_WIRED.contains(m)) {
-                continue;
-            }
-            assertTrue(audited.contains(m), "no configuration audits " + m.cliName());
+            assertTrue(m == Mutation.NONE || audited.contains(m), "no configuration audits " + m.cliName());
         }
     }
 
-    /**
-     * Mutants whose optimizers are not on the run core yet (objective perturbation, Frank–Wolfe): listed
-     * here so that the gap is visible, and to be removed when they are wired.
-     */
-    static final List<Mutation> NOT_YET_WIRED = List.of(Mutation.OBJPERT_BETA, Mutation.RNM_HALF_SCALE);
+    /** A mutant a configuration does not implement is refused with the one-line message, not "passed". */
+    @Test
+    void unsupportedMutantIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Audits.design("nsgd", Mutation.NO_CLIPPING));
+        assertTrue(e.getMessage().startsWith("--mutant must be one that nsgd implements"), e.getMessage());
+        AuditTarget t = Audits.design("phased-sgd", "multi-canary-first-phase").at(4);
+        IllegalArgumentException f = assertThrows(IllegalArgumentException.class, () -> OptimizerAudit.run(t,
+                Mutation.REALIZED_BATCH, new OptimizerAudit.Settings(8, ALPHA, SEED), OptimizerAudit.Progress.NONE));
+        assertFalse(f.getMessage().contains("\n"), f.getMessage());
+    }
 }

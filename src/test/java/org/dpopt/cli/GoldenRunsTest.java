@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The first twelve cases are the configurations of that commit, which had no intercept: since the
  * intercept became the default they are pinned as {@code --no-intercept} (problems without the
- * intercept's column) and still reproduce the old bits. The cases named {@code ...+intercept} lock the
+ * intercept's column) and still reproduce the old bits; where an algorithm's default became a practical rule
+ * they pin {@code --preset paper}, the theorem's setting they were recorded with. The cases named {@code ...+intercept} lock the
  * new CLI defaults (rows (x, R/2), built exactly as {@code dpopt train} builds them), and
  * {@code dp-sgd+multinomial} locks the k-class model on the wine data.
  */
@@ -49,16 +50,16 @@ class GoldenRunsTest {
         out.add(cli("dp-sgd", "logistic", bc, null, Map.of()));
         out.add(new Case("dp-sgd-fixed-z", NoisySgd.builder().noiseMultiplier(1.1).epochs(5).build(),
                 Problem.of(bc, Losses.logistic())));
-        out.add(cli("nsgd", "logistic", bc, 10.0, Map.of()));
+        out.add(cli("nsgd", "logistic", bc, 10.0, Map.of("--preset", "paper")));
         out.add(cli("non-private", "logistic", bc, null, Map.of()));
         out.add(cli("noisy-frank-wolfe", "logistic", bc, null, Map.of()));
-        out.add(cli("vr-frank-wolfe", "logistic", bc, null, Map.of()));
-        out.add(cli("noisy-sfw", "logistic", bc, null, Map.of()));
+        out.add(cli("vr-frank-wolfe", "logistic", bc, null, Map.of("--preset", "paper")));
+        out.add(cli("noisy-sfw", "logistic", bc, null, Map.of("--preset", "paper")));
         out.add(cli("phased-sgd", "hinge", bc, null, Map.of()));
         out.add(cli("prox-sgd", "hinge", bc, null, Map.of()));
         out.add(cli("pg-mirror-descent", "phase-retrieval", pr, 1.0, Map.of("--radius", 1.0, "--p", 1.0)));
         out.add(cli("objective-perturbation", "logistic", bc, 20.0, Map.of("--radius", 20.0)));
-        out.add(cli("objective-perturbation-svrg", "logistic", bc, 20.0, Map.of("--radius", 20.0)));
+        out.add(cli("objective-perturbation-svrg", "logistic", bc, 20.0, Map.of("--radius", 20.0, "--preset", "paper")));
         out.addAll(interceptCases(bc, pr));
         return out;
     }
@@ -88,7 +89,7 @@ class GoldenRunsTest {
             .train();
 
     /** {@code dpopt train --algorithm name [--loss loss] flags...} with its default intercept. */
-    private static Case withIntercept(String name, String loss, Dataset data, Map<String, Double> flags) {
+    private static Case withIntercept(String name, String loss, Dataset data, Map<String, Object> flags) {
         TrainArgs args = new TrainArgs(given(flags), loss != null ? loss : AlgorithmSpecs.get(name).defaultLoss(), false);
         AlgorithmSpec spec = AlgorithmSpecs.get(name);
         TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, spec.defaultLoss(), null, true, null,
@@ -96,9 +97,9 @@ class GoldenRunsTest {
         return new Case(name + (setup.classCount() > 2 ? "" : "+intercept"), spec.build(args), setup.problem());
     }
 
-    private static Map<Flag<?>, Object> given(Map<String, Double> flags) {
+    private static Map<Flag<?>, Object> given(Map<String, Object> flags) {
         Map<Flag<?>, Object> given = new java.util.HashMap<>();
-        for (Map.Entry<String, Double> e : flags.entrySet()) {
+        for (Map.Entry<String, Object> e : flags.entrySet()) {
             Flag<?> f = Flag.ALL.stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElseThrow();
             given.put(f, e.getValue());
         }
@@ -106,7 +107,7 @@ class GoldenRunsTest {
     }
 
     /** The optimizer and problem `dpopt train --algorithm name --loss loss --no-intercept flags...` builds. */
-    private static Case cli(String name, String loss, Dataset data, Double radius, Map<String, Double> flags) {
+    private static Case cli(String name, String loss, Dataset data, Double radius, Map<String, Object> flags) {
         TrainArgs args = new TrainArgs(given(flags), loss, false);
         AlgorithmSpec spec = AlgorithmSpecs.get(name);
         return new Case(name, spec.build(args), Problem.of(data, Losses.byName(loss), spec.domain(args)));

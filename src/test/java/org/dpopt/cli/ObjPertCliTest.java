@@ -66,7 +66,7 @@ class ObjPertCliTest {
         assertNotEquals(0, hinge.code());
         assertTrue(hinge.err().contains("smoothness"), hinge.err());
         Run noRadius = run("train", "--algorithm", "objective-perturbation", "--data", d, "--epsilon", "1", "--delta",
-                "1e-5");
+                "1e-5", "--preset", "paper");
         assertNotEquals(0, noRadius.code());
         assertTrue(noRadius.err().contains("radius"), noRadius.err());
         Run tinyL2 = run("train", "--algorithm", "objective-perturbation", "--data", d, "--epsilon", "1", "--delta",

@@ -58,17 +58,30 @@ class PgMirrorDescentCliTest {
     }
 
     @Test
-    void refusesMissingRadiusAndForeignFlags() throws Exception {
+    void refusesBadRhoAndForeignFlags() throws Exception {
         Path f = sample();
         StringWriter err = new StringWriter();
         assertEquals(2, run(new StringWriter(), err, "train", "--algorithm", "pg-mirror-descent", "--data",
-                f.toString(), "--epsilon", "2", "--delta", "1e-5"));
-        assertTrue(err.toString().contains("domain"), err.toString());
+                f.toString(), "--epsilon", "2", "--delta", "1e-5", "--rho", "-1"));
+        assertTrue(err.toString().contains("rho must be"), err.toString());
         StringWriter err2 = new StringWriter();
         assertEquals(2, run(new StringWriter(), err2, "train", "--algorithm", "pg-mirror-descent", "--data",
                 f.toString(), "--epsilon", "2", "--delta", "1e-5", "--radius", "1", "--epochs", "2"));
         StringWriter err3 = new StringWriter();
         assertEquals(2, run(new StringWriter(), err3, "train", "--algorithm", "pg-mirror-descent", "--data",
                 f.toString(), "--epsilon", "2", "--delta", "1e-5", "--radius", "1", "--p", "3"));
+    }
+
+    @Test
+    void binaryLabelsGetAClassificationLossAndTheDefaultBallWithoutFlags() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = run(out, err, "train", "--algorithm", "pg-mirror-descent", "--data", CliTest.trainFile(dir).toString(),
+                "--epsilon", "2", "--delta", "1e-5", "--seed", "1", "--json");
+        assertEquals(0, rc, err.toString());
+        String s = out.toString();
+        assertTrue(s.contains("\"loss\":\"logistic\""), s);
+        assertTrue(s.contains("\"radius\":10.0"), s);
+        assertTrue(s.contains("\"test_majority_rate\""), s);
     }
 }

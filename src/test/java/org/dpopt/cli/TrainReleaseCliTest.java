@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.TreeSet;
+import org.dpopt.data.Dataset;
 import org.dpopt.noise.NoiseSource;
 import org.dpopt.optim.Param;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class TrainReleaseCliTest {
     static final Set<String> RELEASE_KEYS = Set.of("algorithm", "loss", "classes", "fit_intercept", "epsilon",
             "epsilon_infinite", "epsilon_lower",
             "delta", "accountant", "relation", "noise", "parameters", "privacy", "test_accuracy", "test_loss",
-            "test_rows", "test_note", "seconds");
+            "test_majority_rate", "hint", "test_rows", "test_note", "seconds");
 
     private static Set<String> keys(JsonNode j) {
         Set<String> k = new TreeSet<>();
@@ -167,5 +168,34 @@ class TrainReleaseCliTest {
             assertTrue(r.err().startsWith("dpopt: --model-out must be"), r.err());
         }
         assertEquals(301, Files.readAllLines(f).size(), "the input was not touched");
+    }
+
+    @Test
+    void everyClassifierReportsTheMajorityRateAndAHintWhenItIsNoBetter(@TempDir Path dir) throws Exception {
+        Path f = CliTest.trainFile(dir);
+        // an l1 ball of radius 1e-9 holds only (nearly) constant predictors: one class for every row,
+        // so the accuracy is the rate of that class, at most the majority rate; the hint must follow
+        CliTest.Run r = CliTest.run("train", "--algorithm", "noisy-frank-wolfe", "--data", f.toString(), "--epsilon",
+                "1", "--delta", "1e-5", "--radius", "1e-9", "--seed", "3", "--json");
+        JsonNode a = CliTest.json(r);
+        double majority = a.get("test_majority_rate").asDouble();
+        assertTrue(majority >= 0.5 && majority <= 1, "majority " + majority);
+        assertTrue(a.get("test_accuracy").asDouble() <= majority, a.toString());
+        assertTrue(a.get("hint").asText().contains("--radius"), a.get("hint").asText());
+        assertTrue(r.err().contains("dpopt: hint: test accuracy"), r.err());
+        // a useful model: the rate is printed, no hint
+        CliTest.Run good = CliTest.run(train(f, dir.resolve("m.txt"), "--seed", "3"));
+        JsonNode g = CliTest.json(good);
+        assertTrue(g.get("test_accuracy").asDouble() > g.get("test_majority_rate").asDouble(), g.toString());
+        assertFalse(g.has("hint"));
+        assertFalse(good.err().contains("hint"), good.err());
+    }
+
+    @Test
+    void theMajorityRateCountsTheMostFrequentTestLabel() {
+        Dataset d = Dataset.of(new double[][] {{0}, {0}, {0}, {0}, {0}}, new double[] {1, 0, 1, 2, 1}, 1.0);
+        assertEquals(0.6, MajorityGuard.majorityRate(d), 1e-15);
+        assertEquals(null, MajorityGuard.hint(0.61, 0.6, AlgorithmSpecs.get("dp-sgd")));
+        assertTrue(MajorityGuard.hint(0.6, 0.6, AlgorithmSpecs.get("dp-sgd")).contains("--epochs"));
     }
 }

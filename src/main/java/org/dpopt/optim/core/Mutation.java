@@ -12,6 +12,11 @@ public enum Mutation {
     NONE("none"),
     /** Every noise draw at half its standard deviation (or Laplace scale) while the full one is recorded. */
     HALF_NOISE("half-noise"),
+    /**
+     * Every Gaussian release is noised (and reported to the release observer) with half the sensitivity
+     * its caller states: the bug of a sensitivity computed for the wrong relation or bound.
+     */
+    HALF_SENSITIVITY("half-sensitivity"),
     /** DP-SGD family: per-example gradients are not clipped. */
     NO_CLIPPING("no-clipping"),
     /** DP-SGD: the noisy sum is divided by the realized batch size instead of the public normalizer. */

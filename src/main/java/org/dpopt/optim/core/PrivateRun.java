@@ -185,9 +185,10 @@ public final class PrivateRun {
     public void gaussian(DMatrixRMaj v, double sensitivity, DpEvent event) {
         double z = noiseMultiplierOf(event);
         open();
-        noise.addGaussian(v, sensitivity, mutation() == Mutation.HALF_NOISE ? 0.5 * z : z);
+        double used = mutation() == Mutation.HALF_SENSITIVITY ? 0.5 * sensitivity : sensitivity;
+        noise.addGaussian(v, used, mutation() == Mutation.HALF_NOISE ? 0.5 * z : z);
         ledgers.peek().record(event);
-        options.observer().gaussian(v, sensitivity, event);
+        options.observer().gaussian(v, used, event);
     }
 
     /**
@@ -244,6 +245,7 @@ public final class PrivateRun {
             endPart();
             current = new PrivacyLedger();
             ledgers.push(current);
+            options.observer().part(parts.size());
         }
 
         private void endPart() {

@@ -22,4 +22,12 @@ public interface ReleaseObserver {
     /** A report-noisy-max selection. */
     default void selection(int index, DpEvent event) {
     }
+
+    /**
+     * A part of a parallel composition over disjoint parts of the data starts: the releases until the
+     * next call (or the end of the composition) belong to part {@code index} (0, 1, … within the
+     * composition). Lets an auditor attribute each release to the part holding its canary.
+     */
+    default void part(int index) {
+    }
 }

@@ -2,6 +2,7 @@ package org.dpopt.optim.frankwolfe;
 
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.data.Dataset;
+import org.dpopt.optim.Preset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.optim.core.OptimizerBuilder;
 
@@ -21,6 +22,7 @@ abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuil
     private int shuffleBlock; // 0: automatic
     private PrivacyAccountant accountant;
     private Dataset population;
+    private Preset preset = Preset.PRACTICAL;
 
     OnePassBuilder(PrivacyAccountant defaultAccountant) {
         this.accountant = defaultAccountant;
@@ -81,8 +83,20 @@ abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuil
         return self();
     }
 
+    /**
+     * {@link Preset#PRACTICAL} (default): release the last iterate, which for a convex loss keeps the
+     * Frank–Wolfe rate and is post-processing of the released selections; {@link Preset#PAPER}: the
+     * uniformly random iterate the theorems (stationarity for non-convex losses) are stated for.
+     */
+    @SuppressWarnings("unchecked")
+    public B preset(Preset p) {
+        this.preset = Checks.notNull("preset", p);
+        return (B) this;
+    }
+
     /** The configuration as set so far. */
     OnePassSettings settings() {
-        return new OnePassSettings(rounds, stepSize, stepsPerRound, shuffle, shuffleBlock, accountant, population);
+        return new OnePassSettings(rounds, stepSize, stepsPerRound, shuffle, shuffleBlock, accountant, population,
+                preset);
     }
 }

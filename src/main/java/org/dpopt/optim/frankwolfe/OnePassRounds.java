@@ -16,7 +16,8 @@ import org.ejml.data.DMatrixRMaj;
  *       for t = 1..m:  if this is step k*, out ← w;  step: one release from d, a move of w, and
  *                      (t &lt; m) d ← d + (1/b) Σ_{next b records} [∇f(w_new; z) − ∇f(w_old; z)]
  * </pre>
- * The output is the iterate at the uniformly random step k*; its index is a non-private diagnostic.
+ * The output is the iterate at the uniformly random step k* (the paper preset; its index is a non-private
+ * diagnostic) or the last iterate (the practical preset: a function of the released selections only).
  * Subclasses make the step; each record is read once, through {@link #nextRecord()}.
  */
 abstract class OnePassRounds {
@@ -49,7 +50,7 @@ abstract class OnePassRounds {
     /** Runs the R rounds, each a part of one parallel composition; returns the output iterate. */
     final DMatrixRMaj iterate(PrivateRun run) {
         int d = data.dimension();
-        long chosen = run.rng().nextLong(schedule.totalSteps());
+        long chosen = schedule.lastIterate() ? -1 : run.rng().nextLong(schedule.totalSteps());
         DMatrixRMaj out = new DMatrixRMaj(d, 1);
         long k = 0;
         try (PrivateRun.Parallel rounds = run.parallel()) {
@@ -63,6 +64,10 @@ abstract class OnePassRounds {
                     step(t + 1 < schedule.steps());
                 }
             }
+        }
+        if (schedule.lastIterate()) {
+            System.arraycopy(w.data, 0, out.data, 0, d); // post-processing of every released selection
+            return out;
         }
         run.diagnose(Diagnostic.OUTPUT_INDEX, chosen);
         return out;

@@ -12,6 +12,7 @@ import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.oracle.GllBisectionProx;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.sampling.RecordOrder;
 
@@ -31,9 +32,10 @@ import org.dpopt.sampling.RecordOrder;
  * @param lipschitz L = L₀R, the ℓ2 Lipschitz constant of the per-example loss
  * @param shuffle whether the read order shuffles blocks (false: storage order)
  * @param block rows per shuffled block
+ * @param lastIterate release the last iterate (else the iterate at a uniformly random step)
  */
 record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, double lipschitz, boolean shuffle,
-        int block) {
+        int block, boolean lastIterate) {
 
     /**
      * The schedule for the configured rounds, step size and steps per round (automatic: R = ⌈(nε)^{1/3}⌉,
@@ -60,7 +62,8 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
         }
         int b = (int) Math.max(1, Math.ceil(b0 * ratio));
         int block = settings.shuffleBlock() > 0 ? settings.shuffleBlock() : RecordOrder.blockFor(b);
-        return new OnePassSchedule(r, m, mu, b0, b, lip, settings.shuffle(), block);
+        return new OnePassSchedule(r, m, mu, b0, b, lip, settings.shuffle(), block,
+                settings.preset() == Preset.PRACTICAL);
     }
 
     /** The largest b₀ with R(b₀ + (m − 1)⌈b₀·ratio⌉) ≤ n (0 if none). */
@@ -134,6 +137,7 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
                 .put(Param.BATCH_SIZE, batch)
                 .put(Param.RECORDS_USED, records())
                 .put(Param.SHUFFLE_BLOCK, shuffle ? block : 0)
-                .put(Param.OUTPUT, "random");
+                .put(Param.PRESET, lastIterate ? Preset.PRACTICAL.key() : Preset.PAPER.key())
+                .put(Param.OUTPUT, lastIterate ? "last" : "random");
     }
 }

@@ -2,6 +2,7 @@ package org.dpopt.optim.frankwolfe;
 
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.data.Dataset;
+import org.dpopt.optim.Preset;
 
 /**
  * What a one-pass builder ({@link OnePassBuilder}) hands to its optimizer. Zero or NaN means automatic:
@@ -15,7 +16,8 @@ import org.dpopt.data.Dataset;
  * @param shuffleBlock rows per shuffled block, or 0
  * @param accountant calibrates and certifies (replace-one)
  * @param population a sample from the population for the non-private {@code population_risk}, or null
+ * @param preset PAPER: the uniformly random iterate of the theorem; PRACTICAL: the last iterate
  */
 record OnePassSettings(int rounds, double stepSize, int stepsPerRound, boolean shuffle, int shuffleBlock,
-        PrivacyAccountant accountant, Dataset population) {
+        PrivacyAccountant accountant, Dataset population, Preset preset) {
 }

@@ -65,6 +65,13 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
 
+    /**
+     * For a convex loss (declared ρ = 0) the default ρ is C/(this·D): a weak proximal pull, so the few
+     * outer rounds a small n allows still move far from the random start (fitted on validation splits of
+     * public datasets; larger ρ left the model near its random start, theory-notes/defaults.md).
+     */
+    public static final double CONVEX_RHO_DIVISOR = 30;
+
     /** Smallest planned part size accepted. */
     public static final int MIN_PART_SIZE = 8;
 
@@ -124,8 +131,13 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         }
         double declared = shape.loss().weakConvexity(shape.rowNormBound());
         double r = Double.isNaN(rho) ? declared : rho;
+        if (r == 0) {
+            // a convex loss is rho-weakly convex for every rho >= 0: the default C/(CONVEX_RHO_DIVISOR D)
+            // was fitted on validation splits of public data (theory-notes/defaults.md)
+            r = c / (CONVEX_RHO_DIVISOR * radius);
+        }
         if (!(r > 0) || !Double.isFinite(r)) {
-            throw Checks.fail("weak convexity rho", "positive and finite (set rho for a convex loss)", r);
+            throw Checks.fail("weak convexity rho", "positive and finite", r);
         }
         if (r < declared) {
             throw Checks.fail("rho", "at least the loss's declared weak convexity " + declared, r);
@@ -163,6 +175,10 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         if (rounds <= 0 && n / ((double) tOut * k) < MIN_PART_SIZE) {
             tOut = Math.max(1, n / (k * MIN_PART_SIZE));
             k = innerPhases > 0 ? innerPhases : defaultPhases(n / (double) tOut);
+            while (tOut > 1 && n / ((double) tOut * k) < MIN_PART_SIZE) { // fewer rounds may need more phases
+                tOut--;
+                k = innerPhases > 0 ? innerPhases : defaultPhases(n / (double) tOut);
+            }
         }
         return new int[] {tOut, k};
     }
@@ -339,7 +355,10 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
             return this;
         }
 
-        /** The weak-convexity ρ &gt; 0 to use (default: the loss's declared value; must not be smaller). */
+        /**
+         * The weak-convexity ρ &gt; 0 to use (default: the loss's declared value; must not be smaller; for a
+         * convex loss, declared ρ = 0, the default is C/(30·D), see {@link #CONVEX_RHO_DIVISOR}).
+         */
         public Builder rho(double r) {
             this.rho = Checks.positive("rho", r);
             return this;

@@ -13,6 +13,7 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
@@ -50,8 +51,20 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class ApproximateObjectivePerturbation implements PrivateOptimizer {
 
+    /** The practical preset's share s of ε for the perturbation (the output noise gets (1 − s)ε). */
+    public static final double PRACTICAL_OBJECTIVE_SHARE = 0.9;
+
+    /**
+     * τ of the practical accuracy rule: α = λr²/2 with r = τ·σ_G/(2nλ), so the certified distance r is τ
+     * times the per-coordinate scale σ_G/(2nλ) of the minimizer's own perturbation.
+     */
+    public static final double PRACTICAL_RELATIVE_DISTANCE = 1e-3;
+
     private final double lambda; // NaN: theorem
-    private final double accuracy; // NaN: M²λ/n²
+    private final Preset preset;
+    private final double comparatorRadius;
+    private final double objectiveShare; // NaN: the preset's
+    private final double accuracy; // NaN: the preset's rule
     private final ObjectivePerturbationNoise.Rule noiseRule;
     private final int epochs; // 0: certified budget
     private final double failureProbability; // NaN: 1e-3·δ/(1 + e^ε)
@@ -60,6 +73,9 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
 
     private ApproximateObjectivePerturbation(Builder b) {
         this.lambda = b.lambda;
+        this.preset = b.preset;
+        this.comparatorRadius = b.comparatorRadius;
+        this.objectiveShare = b.objectiveShare;
         this.accuracy = b.accuracy;
         this.noiseRule = b.noiseRule;
         this.epochs = b.epochs;
@@ -102,17 +118,22 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         Perturbation.smoothConvexGll(shape);
         FailureBudget failure = FailureBudget.of(failureProbability, budget);
         double deltaM = failure.remainingDelta();
-        Perturbation pert = Perturbation.plan(shape, budget.epsilon() / 2, deltaM / 2, lambda, noiseRule, "eps/2",
-                options.mutation());
-        double alpha = accuracy(shape, pert.lambda());
+        double share = share();
+        double epsObjective = share * budget.epsilon();
+        Perturbation pert = Perturbation.plan(shape, epsObjective, deltaM / 2, lambda,
+                ObjectivePerturbation.lambdaRule(preset, comparatorRadius), noiseRule,
+                share == 0.5 ? "eps/2" : share + "*eps", options.mutation());
+        double alpha = accuracy(shape, pert);
         double r = Math.sqrt(2 * alpha / pert.lambda()) + gridShift(shape, pert);
-        GaussianEvent out = new GaussianEvent(GaussianMechanism.noiseMultiplier(budget.epsilon() / 2, deltaM / 2));
+        GaussianEvent out = new GaussianEvent(GaussianMechanism.noiseMultiplier(budget.epsilon() - epsObjective,
+                deltaM / 2));
         double bound = ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(),
                 failure.probability() / 2);
         int e = epochs(shape, pert, bound, failure.probability(), alpha);
         SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, e, earlyStop);
         Svrg.Schedule inner = Svrg.schedule(pert.lambda(), pert.beta(), shape.domain().isWholeSpace());
-        RunParameters.Builder params = failure.publish(ObjectivePerturbation.parameters(shape, pert), bound)
+        RunParameters.Builder params = failure.publish(ObjectivePerturbation.parameters(shape, pert, preset,
+                comparatorRadius), bound)
                 .put(Param.EPOCHS, (long) e)
                 .put(Param.INNER_STEPS, inner.innerSteps())
                 .put(Param.STEPS, e * inner.innerSteps())
@@ -129,17 +150,34 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
                 .build();
     }
 
-    /** α: as set, or M²λ/n². */
-    private double accuracy(ProblemShape shape, double lam) {
+    /** s: as set, else 1/2 (paper) or {@value #PRACTICAL_OBJECTIVE_SHARE} (practical). */
+    private double share() {
+        if (!Double.isNaN(objectiveShare)) {
+            return objectiveShare;
+        }
+        return preset == Preset.PAPER ? 0.5 : PRACTICAL_OBJECTIVE_SHARE;
+    }
+
+    /**
+     * α: as set; else the paper's M²λ/n² (M the domain's radius), or the practical λr²/2 with
+     * r = τ·σ_G/(2nλ).
+     */
+    private double accuracy(ProblemShape shape, Perturbation pert) {
         if (!Double.isNaN(accuracy)) {
             return accuracy;
+        }
+        double lam = pert.lambda();
+        double n = shape.size();
+        if (preset == Preset.PRACTICAL) {
+            double r = PRACTICAL_RELATIVE_DISTANCE * pert.sigma() / (2 * n * lam);
+            return lam * r * r / 2;
         }
         double m = shape.domain().radius(shape.dimension());
         if (!Double.isFinite(m)) {
             throw Checks.fail("domain radius M", "finite when the accuracy alpha is not given (alpha = "
                     + "M^2 lambda/n^2)", m);
         }
-        return m * m * lam / ((double) shape.size() * shape.size());
+        return m * m * lam / (n * n);
     }
 
     /**
@@ -208,8 +246,7 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         if (run.diagnosticsOn()) {
             run.diagnose(Diagnostic.TRAIN_LOSS, passes.meanLoss(obj.loss(), out));
         }
-        run.note("split (eps/2, delta_M/2) objective perturbation + (eps/2, delta_M/2) Gaussian output noise, "
-                + "delta_M = delta - (1 + e^eps) p");
+        run.note(s.splitNote());
         if (s.earlyStop()) {
             run.note("early stop: the running time depends on the data and is not covered");
         }
@@ -220,6 +257,9 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
     public Builder toBuilder() {
         Builder b = new Builder();
         b.lambda = lambda;
+        b.preset = preset;
+        b.comparatorRadius = comparatorRadius;
+        b.objectiveShare = objectiveShare;
         b.accuracy = accuracy;
         b.noiseRule = noiseRule;
         b.epochs = epochs;
@@ -230,14 +270,19 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
 
     @Override
     public String toString() {
-        return "ApproximateObjectivePerturbation(lambda=" + (Double.isNaN(lambda) ? "theorem" : lambda)
-                + ", accuracy=" + (Double.isNaN(accuracy) ? "M^2 lambda/n^2" : accuracy) + ", noiseRule=" + noiseRule
+        return "ApproximateObjectivePerturbation(preset=" + preset.key() + ", lambda="
+                + (Double.isNaN(lambda) ? "theorem" : lambda) + ", comparatorRadius=" + comparatorRadius
+                + ", objectiveShare=" + share() + ", accuracy=" + (Double.isNaN(accuracy) ? "rule" : accuracy)
+                + ", noiseRule=" + noiseRule
                 + ", epochs=" + (epochs == 0 ? "certified budget" : epochs) + ", earlyStop=" + earlyStop + ")";
     }
 
     /** Builder; every setter validates. */
     public static final class Builder extends OptimizerBuilder<Builder> {
         private double lambda = Double.NaN;
+        private Preset preset = Preset.PRACTICAL;
+        private double comparatorRadius = ObjectivePerturbation.DEFAULT_COMPARATOR_RADIUS;
+        private double objectiveShare = Double.NaN;
         private double accuracy = Double.NaN;
         private ObjectivePerturbationNoise.Rule noiseRule = ObjectivePerturbationNoise.Rule.TIGHT;
         private int epochs = 0;
@@ -252,13 +297,42 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
             return this;
         }
 
-        /** λ &gt; 0 in λ‖w‖² (default: the theorem's value at (ε/2, δ_M/2); required when W is unbounded). */
+        /**
+         * λ &gt; 0 in λ‖w‖² (default: the theorem's value at (sε, δ_M/2), M the domain's radius or, when it
+         * is unbounded, the comparator radius).
+         */
         public Builder lambda(double l) {
             this.lambda = Checks.positive("lambda", l);
             return this;
         }
 
-        /** Target certified suboptimality α &gt; 0 (default M²λ/n²). */
+        /**
+         * {@link Preset#PRACTICAL} (default): s = {@value #PRACTICAL_OBJECTIVE_SHARE} of ε for the
+         * perturbation, α = λr²/2 with r = τ·σ_G/(2nλ), τ = {@value #PRACTICAL_RELATIVE_DISTANCE} (the output
+         * noise is then negligible), λ as for {@link ObjectivePerturbation}'s practical rule;
+         * {@link Preset#PAPER}: the even split s = 1/2, α = M²λ/n² and the theorem's λ over a bounded domain.
+         */
+        public Builder preset(Preset p) {
+            this.preset = Checks.notNull("preset", p);
+            return this;
+        }
+
+        /** M &gt; 0 of the practical λ rule on an unbounded domain (default that of ObjectivePerturbation). */
+        public Builder comparatorRadius(double m) {
+            this.comparatorRadius = Checks.finite("comparatorRadius", Checks.positive("comparatorRadius", m));
+            return this;
+        }
+
+        /**
+         * s ∈ (0, 1), the share of ε given to the perturbation; the output noise gets (1 − s)ε; δ_M is
+         * split evenly (default: the preset's). Basic composition holds for every split.
+         */
+        public Builder objectiveShare(double share) {
+            this.objectiveShare = Checks.inRange("objectiveShare", share, 1e-3, 1 - 1e-3);
+            return this;
+        }
+
+        /** Target certified suboptimality α &gt; 0 (default: the preset's rule). */
         public Builder accuracy(double a) {
             this.accuracy = Checks.positive("accuracy", a);
             return this;

@@ -9,6 +9,7 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
@@ -49,7 +50,15 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class ObjectivePerturbation implements PrivateOptimizer {
 
+    /**
+     * The comparator radius M₀ of the practical λ rule on an unbounded domain (fitted on validation
+     * splits of the public training files, {@code theory-notes/defaults.md}).
+     */
+    public static final double DEFAULT_COMPARATOR_RADIUS = 20;
+
     private final double lambda; // NaN: theorem
+    private final Preset preset;
+    private final double comparatorRadius;
     private final ObjectivePerturbationNoise.Rule noiseRule;
     private final double tolerance;
     private final int newtonSteps;
@@ -59,6 +68,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
 
     private ObjectivePerturbation(Builder b) {
         this.lambda = b.lambda;
+        this.preset = b.preset;
+        this.comparatorRadius = b.comparatorRadius;
         this.noiseRule = b.noiseRule;
         this.tolerance = b.tolerance;
         this.newtonSteps = b.newtonSteps;
@@ -92,8 +103,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
                     + "(use objective-perturbation-svrg for other sets)", shape.domain());
         }
         FailureBudget failure = FailureBudget.of(failureProbability, budget);
-        Perturbation pert = Perturbation.plan(shape, budget.epsilon(), failure.remainingDelta(), lambda, noiseRule,
-                "eps", options.mutation());
+        Perturbation pert = Perturbation.plan(shape, budget.epsilon(), failure.remainingDelta(), lambda,
+                lambdaRule(preset, comparatorRadius), noiseRule, "eps", options.mutation());
         double bound = ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(),
                 failure.probability());
         double m = shape.domain().radius(shape.dimension());
@@ -101,7 +112,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         int backup = backupStepsOverride > 0 ? backupStepsOverride : BackupGradientSolver.steps(pert.lambda(),
                 pert.beta(), pert.lipschitz(), bound / shape.size(), m, target);
         ExactSchedule s = new ExactSchedule(pert, tolerance, newtonSteps, backup, target);
-        RunParameters.Builder params = failure.publish(parameters(shape, pert), bound)
+        RunParameters.Builder params = failure.publish(parameters(shape, pert, preset, comparatorRadius), bound)
                 .put(Param.STEPS, 1L)
                 .put(Param.SOLVER_TOLERANCE, tolerance)
                 .put(Param.SOLVER_STEP_LIMIT, (long) newtonSteps)
@@ -113,15 +124,27 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
                 .build();
     }
 
+    /**
+     * The λ rule of a preset: the paper's needs a bounded domain (M its radius); the practical one uses
+     * the comparator radius on an unbounded domain and never refuses for smoothness.
+     */
+    static Perturbation.LambdaRule lambdaRule(Preset preset, double comparatorRadius) {
+        return preset == Preset.PAPER ? new Perturbation.LambdaRule(Double.NaN, false)
+                : new Perturbation.LambdaRule(comparatorRadius, true);
+    }
+
     /** The parameters both variants publish about the perturbation. */
-    static RunParameters.Builder parameters(ProblemShape shape, Perturbation pert) {
+    static RunParameters.Builder parameters(ProblemShape shape, Perturbation pert, Preset preset,
+            double comparatorRadius) {
+        double m = shape.domain().radius(shape.dimension());
         RunParameters.Builder p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, shape.size())
                 .put(Param.DIMENSION, shape.dimension())
                 .put(Param.ROW_NORM_BOUND, shape.rowNormBound())
                 .put(Param.LIPSCHITZ, pert.lipschitz())
                 .put(Param.SMOOTHNESS, pert.beta())
-                .putIfFinite(Param.RADIUS, shape.domain().radius(shape.dimension()))
+                .put(Param.PRESET, preset.key())
+                .putIfFinite(Param.RADIUS, Double.isFinite(m) || preset == Preset.PAPER ? m : comparatorRadius)
                 .put(Param.CONSTRAINED, !shape.domain().isWholeSpace())
                 .put(Param.L2, pert.lambda())
                 .put(Param.OBJECTIVE_SIGMA, pert.sigma())
@@ -198,6 +221,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
     public Builder toBuilder() {
         Builder b = new Builder();
         b.lambda = lambda;
+        b.preset = preset;
+        b.comparatorRadius = comparatorRadius;
         b.noiseRule = noiseRule;
         b.tolerance = tolerance;
         b.newtonSteps = newtonSteps;
@@ -208,13 +233,16 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
 
     @Override
     public String toString() {
-        return "ObjectivePerturbation(lambda=" + (Double.isNaN(lambda) ? "theorem" : lambda) + ", noiseRule="
+        return "ObjectivePerturbation(preset=" + preset.key() + ", lambda=" + (Double.isNaN(lambda) ? "theorem" : lambda)
+                + ", comparatorRadius=" + comparatorRadius + ", noiseRule="
                 + noiseRule + ", tolerance=" + tolerance + ")";
     }
 
     /** Builder; every setter validates. */
     public static final class Builder extends OptimizerBuilder<Builder> {
         private double lambda = Double.NaN;
+        private Preset preset = Preset.PRACTICAL;
+        private double comparatorRadius = DEFAULT_COMPARATOR_RADIUS;
         private ObjectivePerturbationNoise.Rule noiseRule = ObjectivePerturbationNoise.Rule.TIGHT;
         private double tolerance = 1e-9;
         private int newtonSteps = 500;
@@ -229,9 +257,31 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
             return this;
         }
 
-        /** λ &gt; 0 in λ‖w‖² (default: the theorem's value; required when W is unbounded). */
+        /**
+         * λ &gt; 0 in λ‖w‖² (default: the theorem's value λ = (2L/M)√(2/n + 4d ln(1/δ_M)/(ε²n²)) at M = the
+         * domain's radius, or at the comparator radius when the domain is unbounded).
+         */
         public Builder lambda(double l) {
             this.lambda = Checks.positive("lambda", l);
+            return this;
+        }
+
+        /**
+         * {@link Preset#PRACTICAL} (default): on an unbounded domain λ comes from the theorem's formula at
+         * the {@link #comparatorRadius}, raised if needed to β/(εn) so the smoothness condition holds;
+         * {@link Preset#PAPER}: the theorem as stated, which needs a bounded domain and refuses β &gt; εnλ.
+         */
+        public Builder preset(Preset p) {
+            this.preset = Checks.notNull("preset", p);
+            return this;
+        }
+
+        /**
+         * M &gt; 0 of the practical λ rule on an unbounded domain: a public bound on the norm of the
+         * minimizer one competes with (default {@value #DEFAULT_COMPARATOR_RADIUS}).
+         */
+        public Builder comparatorRadius(double m) {
+            this.comparatorRadius = Checks.finite("comparatorRadius", Checks.positive("comparatorRadius", m));
             return this;
         }
 

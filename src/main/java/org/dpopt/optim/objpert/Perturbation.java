@@ -59,33 +59,34 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
      * @param shape the public shape
      * @param epsilon ε of the theorem
      * @param delta δ of the theorem
-     * @param lambda λ, or NaN for the theorem's value (needs a bounded domain)
-     * @param rule the σ_G rule
+     * @param lambda λ, or NaN for the rule: the theorem's λ at the radius M of {@code rule}
+     * @param rule M and whether λ is raised to the smoothness limit (see {@link LambdaRule})
+     * @param noise the σ_G rule
      * @param epsilonName how ε is named in messages ("eps" or "eps/2")
      * @param mutation {@link Mutation#OBJPERT_BETA} for the audit mutant (λ too small, check skipped)
      * @throws IllegalArgumentException naming the first violated assumption
      */
-    static Perturbation plan(ProblemShape shape, double epsilon, double delta, double lambda,
-            ObjectivePerturbationNoise.Rule rule, String epsilonName, Mutation mutation) {
+    static Perturbation plan(ProblemShape shape, double epsilon, double delta, double lambda, LambdaRule rule,
+            ObjectivePerturbationNoise.Rule noise, String epsilonName, Mutation mutation) {
         GeneralizedLinearLoss gll = smoothConvexGll(shape);
         double beta = shape.smoothness();
         double lip = shape.lipschitz();
         int n = shape.size();
         double lam = lambda;
         if (Double.isNaN(lam)) {
-            double m = shape.domain().radius(shape.dimension());
-            if (!Double.isFinite(m)) {
-                throw Checks.fail("domain radius M", "finite when lambda is not given (the theorem's lambda "
-                        + "uses M); give lambda (--l2) or a radius", m);
-            }
+            double m = rule.radius(shape);
             lam = ObjectivePerturbationNoise.theoremLambda(lip, m, n, shape.dimension(), epsilon, delta);
+            if (rule.raiseToSmoothnessLimit()) {
+                // the practical rule never refuses: λ ≥ β/(εn), the smallest value the theorem allows
+                lam = Math.max(lam, beta / (epsilon * n) * (1 + 1e-9));
+            }
         }
         if (mutation == Mutation.OBJPERT_BETA && beta > 0) {
             // audit only: β = 20·ε·n·λ, above the limit ε·n·λ; the check is skipped and σ_G is calibrated
             // as if the Jacobian term ln(1 + β/Λ) were 0 (the Jacobian is what a too small λ breaks)
             lam = Math.min(lam, beta / (MUTANT_BETA_FACTOR * epsilon * n));
-            double sigma = ObjectivePerturbationNoise.sigma(rule, 2 * lip, 0, epsilon, delta);
-            return new Perturbation(gll, lip, beta, lam, epsilon, delta, sigma, rule);
+            double sigma = ObjectivePerturbationNoise.sigma(noise, 2 * lip, 0, epsilon, delta);
+            return new Perturbation(gll, lip, beta, lam, epsilon, delta, sigma, noise);
         }
         double betaMax = epsilon * n * lam;
         if (beta > betaMax) {
@@ -93,8 +94,33 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
                     + " for objective perturbation (Kifer-Smith-Thakurta 2012, Bassily et al. 2019 Thm 5.2); "
                     + "lambda >= " + beta / (epsilon * n) + " would satisfy it", beta);
         }
-        double sigma = ObjectivePerturbationNoise.sigma(rule, 2 * lip, beta / (2 * n * lam), epsilon, delta);
-        return new Perturbation(gll, lip, beta, lam, epsilon, delta, sigma, rule);
+        double sigma = ObjectivePerturbationNoise.sigma(noise, 2 * lip, beta / (2 * n * lam), epsilon, delta);
+        return new Perturbation(gll, lip, beta, lam, epsilon, delta, sigma, noise);
+    }
+
+    /**
+     * How an unset λ is chosen: the theorem's λ = (2L/M)√(2/n + 4d ln(1/δ)/(ε²n²)) at
+     * M = the domain's radius, or, when the domain is unbounded, at the declared comparator radius (a
+     * public bound on the norm of the minimizer one competes with; NaN: none, which refuses an unbounded
+     * domain as the paper does); the practical rule also raises λ to the smallest value the smoothness
+     * condition β ≤ εnλ allows, so that it never refuses.
+     *
+     * @param comparatorRadius M for an unbounded domain, or NaN
+     * @param raiseToSmoothnessLimit whether λ is raised to β/(εn)
+     */
+    record LambdaRule(double comparatorRadius, boolean raiseToSmoothnessLimit) {
+        /** M for the shape. */
+        double radius(ProblemShape shape) {
+            double m = shape.domain().radius(shape.dimension());
+            if (Double.isFinite(m)) {
+                return m;
+            }
+            if (Double.isNaN(comparatorRadius)) {
+                throw Checks.fail("domain radius M", "finite when lambda is not given (the theorem's lambda "
+                        + "uses M); give lambda (--l2) or a radius, or use the practical preset", m);
+            }
+            return comparatorRadius;
+        }
     }
 
     /** The loss, checked on its type and declared constants (never on data). */

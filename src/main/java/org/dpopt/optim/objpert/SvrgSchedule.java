@@ -15,6 +15,13 @@ import org.dpopt.accounting.GaussianEvent;
 record SvrgSchedule(Perturbation perturbation, double alpha, double distanceBound, GaussianEvent outputEvent,
         int epochs, boolean earlyStop) {
 
+    /** The note on the budget split, e.g. "(0.9 eps, delta_M/2) objective perturbation + ...". */
+    String splitNote() {
+        String e1 = perturbation.epsilon() + " (the perturbation's share of eps)";
+        return "split (" + e1 + ", delta_M/2) objective perturbation + (the rest of eps, delta_M/2) Gaussian output "
+                + "noise, delta_M = delta - (1 + e^eps) p";
+    }
+
     /** Δ_H = 2r, the ℓ2 sensitivity of the certified iterate. */
     double outputSensitivity() {
         return 2 * distanceBound;

@@ -11,6 +11,7 @@ import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
@@ -32,13 +33,37 @@ import org.dpopt.sampling.PoissonSampler;
  * the noise is calibrated by our accountant rather than the paper's non-explicit constant; see
  * {@code theory-notes/noisy-sgd.md}. The run loop is practical DP-SGD's ({@link NoisySgd}).
  *
- * <p>Privacy: add/remove-one, {@code T × PoissonSampled(q, Gaussian(z))}.
+ * <p>That is the {@link Preset#PAPER} preset. At small n it wastes the budget (T = 18 steps at n = 455,
+ * d = 31, ε = 1), so the default is {@link Preset#PRACTICAL}: the same projected, averaged noisy SGD
+ * over the ℓ2 ball of radius M with the schedule of practical DP-SGD — E = 30 epochs of Poisson batches
+ * of expected size b = min(256, n/10), T = ⌈En/b⌉, clip norm L, step η = 1 — and the released point
+ * the average of the last half of the iterates (tail averaging; every iterate is a released noisy
+ * quantity, so any average of them is post-processing). The BFTT19 smoothness condition is a utility
+ * condition, checked for the paper preset only (theory-notes/defaults.md).
+ *
+ * <p>Privacy: add/remove-one, {@code T × PoissonSampled(q, Gaussian(z))}, z calibrated to the budget
+ * for either preset.
  */
 public final class Bftt19Sgd implements PrivateOptimizer {
+    /** Practical preset: epochs. */
+    public static final double PRACTICAL_EPOCHS = 30;
+    /** Practical preset: the step size η (applied to the batch mean). */
+    public static final double PRACTICAL_LEARNING_RATE = 1;
+    /** Practical preset: the released average covers this last fraction of the iterates. */
+    public static final double PRACTICAL_TAIL = 0.5;
+
+    private final Preset preset;
+    private final double epochs; // NaN: the preset's
+    private final int batchSize; // 0: the preset's
+    private final double learningRate; // NaN: the preset's
     private final PrivacyAccountant accountant;
     private final RunOptions options;
 
     private Bftt19Sgd(Builder b) {
+        this.preset = b.preset;
+        this.epochs = b.epochs;
+        this.batchSize = b.batchSize;
+        this.learningRate = b.learningRate;
         this.accountant = b.accountant;
         this.options = b.runOptions();
     }
@@ -72,6 +97,9 @@ public final class Bftt19Sgd implements PrivateOptimizer {
         }
         double lip = shape.lipschitz();
         double beta = shape.smoothness();
+        if (preset == Preset.PRACTICAL) {
+            return practicalPlan(shape, budget, m0, lip, beta);
+        }
         if (!Double.isFinite(beta)) {
             throw Checks.fail("loss smoothness", "finite for the paper preset of noisy SGD (use phased-sgd or "
                     + "prox-sgd for non-smooth losses)", beta);
@@ -88,16 +116,36 @@ public final class Bftt19Sgd implements PrivateOptimizer {
         double eta = m0 / (lip * Math.sqrt(t));
         int m = (int) Math.ceil(Math.max(n * Math.sqrt(eps / (4.0 * t)), 1));
         m = Math.min(m, n);
-        PoissonSampler s = new PoissonSampler(m, t);
-        double z = Calibration.noiseMultiplier(accountant, zz -> s.privacyEvent(n, zz), eps, budget.delta());
-        SgdSchedule schedule = new SgdSchedule(s, s.stepEvent(n, z), t, s.normalizer(n), lip, eta, 0, true);
+        return plan(shape, budget, new PoissonSampler(m, t), t, m, eta, 0, m0, lip, beta);
+    }
+
+    /** The practical schedule (see the class comment); the overrides replace its E, b and η. */
+    private RunPlan practicalPlan(ProblemShape shape, PrivacyBudget budget, double m0, double lip, double beta) {
+        int n = shape.size();
+        int b = batchSize > 0 ? batchSize : NoisySgd.defaultBatchSize(n);
+        if (b > n) {
+            throw Checks.fail("batchSize", "at most the dataset size " + n, b);
+        }
+        double e = Double.isNaN(epochs) ? PRACTICAL_EPOCHS : epochs;
+        long t = Math.max(1, (long) Math.ceil(e * n / b));
+        double eta = Double.isNaN(learningRate) ? PRACTICAL_LEARNING_RATE : learningRate;
+        long from = (long) Math.floor(t * (1 - PRACTICAL_TAIL));
+        return plan(shape, budget, new PoissonSampler(b, t), t, b, eta, Math.min(from, t - 1), m0, lip, beta);
+    }
+
+    private RunPlan plan(ProblemShape shape, PrivacyBudget budget, PoissonSampler s, long t, int m, double eta,
+            long averageFrom, double m0, double lip, double beta) {
+        int n = shape.size();
+        double z = Calibration.noiseMultiplier(accountant, zz -> s.privacyEvent(n, zz), budget.epsilon(),
+                budget.delta());
+        SgdSchedule schedule = new SgdSchedule(s, s.stepEvent(n, z), t, s.normalizer(n), lip, eta, 0, averageFrom);
         RunParameters p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.DIMENSION, shape.dimension())
-                .put(Param.PRESET, "paper")
+                .put(Param.PRESET, preset.key())
                 .put(Param.RADIUS, m0)
                 .put(Param.LIPSCHITZ, lip)
-                .put(Param.SMOOTHNESS, beta)
+                .putIfFinite(Param.SMOOTHNESS, beta)
                 .put(Param.SAMPLER, s.name())
                 .put(Param.BATCH_SIZE, (double) m)
                 .put(Param.SAMPLING_RATE, s.samplingProbability(n))
@@ -107,7 +155,7 @@ public final class Bftt19Sgd implements PrivateOptimizer {
                 .put(Param.SIGMA, z * lip)
                 .put(Param.CLIP_NORM, lip)
                 .put(Param.LEARNING_RATE, eta)
-                .put(Param.OUTPUT, "average")
+                .put(Param.OUTPUT, averageFrom == 0 ? "average" : "tail-average")
                 .put(Param.ACCOUNTANT, accountant.name())
                 .build();
         return RunPlan.builder(name(), shape)
@@ -127,11 +175,15 @@ public final class Bftt19Sgd implements PrivateOptimizer {
 
     @Override
     public String toString() {
-        return "Bftt19Sgd(accountant=" + accountant.name() + ")";
+        return "Bftt19Sgd(preset=" + preset.key() + ", accountant=" + accountant.name() + ")";
     }
 
     /** Builder. */
     public static final class Builder extends OptimizerBuilder<Builder> {
+        private Preset preset = Preset.PRACTICAL;
+        private double epochs = Double.NaN;
+        private int batchSize = 0;
+        private double learningRate = Double.NaN;
         private PrivacyAccountant accountant = new PldAccountant();
 
         private Builder() {
@@ -139,6 +191,33 @@ public final class Bftt19Sgd implements PrivateOptimizer {
 
         @Override
         protected Builder self() {
+            return this;
+        }
+
+        /**
+         * {@link Preset#PRACTICAL} (default: DP-SGD's schedule, tail-averaged, over the ball) or
+         * {@link Preset#PAPER} (T, η and m from Theorem 3.2, all iterates averaged).
+         */
+        public Builder preset(Preset p) {
+            this.preset = Checks.notNull("preset", p);
+            return this;
+        }
+
+        /** Practical preset only: epochs E &gt; 0 (default {@value #PRACTICAL_EPOCHS}). */
+        public Builder epochs(double e) {
+            this.epochs = Checks.finite("epochs", Checks.positive("epochs", e));
+            return this;
+        }
+
+        /** Practical preset only: expected batch size b ≥ 1 (default min(256, n/10)). */
+        public Builder batchSize(int b) {
+            this.batchSize = Checks.atLeastOne("batchSize", b);
+            return this;
+        }
+
+        /** Practical preset only: step size η &gt; 0 (default {@value #PRACTICAL_LEARNING_RATE}). */
+        public Builder learningRate(double eta) {
+            this.learningRate = Checks.finite("learningRate", Checks.positive("learningRate", eta));
             return this;
         }
 
@@ -152,8 +231,12 @@ public final class Bftt19Sgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Builds the immutable optimizer. */
+        /** Builds the immutable optimizer; the schedule overrides need the practical preset. */
         public Bftt19Sgd build() {
+            if (preset == Preset.PAPER && (!Double.isNaN(epochs) || batchSize > 0 || !Double.isNaN(learningRate))) {
+                throw Checks.fail("preset", "practical when epochs, batchSize or learningRate is set (the paper "
+                        + "preset takes T, m and eta from the theorem)", preset.key());
+            }
             return new Bftt19Sgd(this);
         }
     }

@@ -127,7 +127,7 @@ public final class NoisySgd implements PrivateOptimizer {
                 : fixedNoiseMultiplier;
         long steps = drawn.steps(n);
         SgdSchedule s = new SgdSchedule(drawn, accounted.stepEvent(n, z), steps, drawn.normalizer(n), clipNorm,
-                learningRate, l2, false);
+                learningRate, l2, SgdSchedule.last(steps));
         RunParameters.Builder p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.DIMENSION, shape.dimension())

@@ -43,7 +43,8 @@ final class SgdLoop {
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
         domain.project(w);
         DMatrixRMaj sum = new DMatrixRMaj(d, 1);
-        DMatrixRMaj avg = s.average() ? new DMatrixRMaj(d, 1) : null;
+        DMatrixRMaj avg = s.lastIterate() ? null : new DMatrixRMaj(d, 1);
+        double share = 1.0 / (steps - s.averageFrom());
         source.open(s.sampler(), n, run.rng());
         long evals = 0;
         double clippedFraction = 0;
@@ -63,8 +64,8 @@ final class SgdLoop {
             }
             Vectors.axpy(scale, sum, w);
             domain.project(w);
-            if (avg != null) {
-                Vectors.axpy(1.0 / steps, w, avg);
+            if (avg != null && t >= s.averageFrom()) {
+                Vectors.axpy(share, w, avg); // post-processing of the released noisy iterates
             }
         }
         DMatrixRMaj out = avg != null ? avg : w;

@@ -13,6 +13,7 @@ import org.dpopt.optim.Diagnostics;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
@@ -55,7 +56,7 @@ public final class ProxSgd implements PrivateOptimizer {
 
     private ProxSgd(Builder b) {
         this.base = b.practical != null ? b.practical.toBuilder().runOptions(b.runOptions()).build()
-                : Bftt19Sgd.builder().accountant(b.accountant).runOptions(b.runOptions()).build();
+                : Bftt19Sgd.builder().preset(Preset.PAPER).accountant(b.accountant).runOptions(b.runOptions()).build();
         this.smoothness = b.smoothness;
         this.relativeAccuracy = b.relativeAccuracy;
         this.comparatorRadius = b.comparatorRadius;

@@ -24,6 +24,7 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
 import org.dpopt.optim.RunPlan;
@@ -193,8 +194,10 @@ class VarianceReducedFrankWolfeTest {
     void diagnosticsDoNotChangeTheReleaseAndTheOutputIndexIsOneOfThem() {
         Problem p = sparse(2000, 10, 12);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
-        OptimizationResult off = VarianceReducedFrankWolfe.builder().build().optimize(p, b, Rngs.seeded(3));
-        OptimizationResult on = VarianceReducedFrankWolfe.builder().diagnostics(true).build()
+        // the paper preset releases the iterate at a uniformly random step, whose index is a diagnostic
+        OptimizationResult off = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).build()
+                .optimize(p, b, Rngs.seeded(3));
+        OptimizationResult on = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).diagnostics(true).build()
                 .optimize(p, b, Rngs.seeded(3));
         assertArrayEquals(off.solution().data, on.solution().data, 0);
         assertEquals(off.parameters(), on.parameters());
@@ -204,6 +207,17 @@ class VarianceReducedFrankWolfeTest {
         assertEquals(schedule(on.plan()).schedule().gradientEvaluations(),
                 on.nonPrivateDiagnostics().get(Diagnostic.GRADIENT_EVALUATIONS), 0);
         assertEquals(p.empiricalRisk(on.solution()), on.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS), 0);
+    }
+
+    @Test
+    void thePracticalPresetReleasesTheLastIterateAndNoOutputIndex() {
+        Problem p = sparse(2000, 10, 12);
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
+        OptimizationResult r = VarianceReducedFrankWolfe.builder().diagnostics(true).build()
+                .optimize(p, b, Rngs.seeded(3));
+        assertEquals("last", r.parameters().get(Param.OUTPUT));
+        assertEquals("practical", r.parameters().get(Param.PRESET));
+        assertFalse(r.nonPrivateDiagnostics().asMap().containsKey(Diagnostic.OUTPUT_INDEX.key()));
     }
 
     @Test

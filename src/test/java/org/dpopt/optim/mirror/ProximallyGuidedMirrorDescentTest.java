@@ -162,12 +162,13 @@ class ProximallyGuidedMirrorDescentTest {
     }
 
     @Test
-    void refusesConvexLossWithoutRho() {
-        Problem pr = Problem.of(Synthetic.logistic(500, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), Rngs.seeded(2))
-                .data(), Losses.logistic(), ConvexSets.l2Ball(1));
-        assertThrows(IllegalArgumentException.class,
-                () -> ProximallyGuidedMirrorDescent.builder().build().privacyEvent(pr, BUDGET));
-        // with an explicit ρ a convex loss is accepted (it is ρ-weakly convex for every ρ ≥ 0)
+    void convexLossTakesRhoFromTheDomainOrAsDeclared() {
+        Problem pr = Problem.of(Synthetic.logistic(4000, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), Rngs.seeded(2))
+                .data(), Losses.logistic(), ConvexSets.l2Ball(2));
+        // declared rho = 0: the default is C/(30 D) with C = L0 R = 1, D = 2
+        RunParameters p = ProximallyGuidedMirrorDescent.builder().build().plan(pr.shape(), BUDGET).parameters();
+        assertEquals(1.0 / 60, p.real(Param.WEAK_CONVEXITY), 1e-12);
+        // with an explicit rho a convex loss is accepted (it is rho-weakly convex for every rho >= 0)
         DpEvent e = ProximallyGuidedMirrorDescent.builder().rho(0.5).build().privacyEvent(pr, BUDGET);
         assertTrue(e instanceof ParallelComposedEvent);
     }

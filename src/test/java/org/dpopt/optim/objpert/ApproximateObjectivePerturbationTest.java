@@ -19,13 +19,16 @@ import org.dpopt.geometry.ConvexSets;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
+import org.dpopt.loss.ProblemShape;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
+import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Nested;
@@ -50,7 +53,7 @@ class ApproximateObjectivePerturbationTest {
     void plannedNoiseScalesFollowTheRules() {
         Problem p = Problem.of(classification(400, 5, 23), Losses.logistic(), ConvexSets.l2Ball(2));
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
-        OptimizationResult s = ApproximateObjectivePerturbation.builder().build().optimize(p, b, Rngs.seeded(1));
+        OptimizationResult s = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).build().optimize(p, b, Rngs.seeded(1));
         // the failure term 1e-3·δ is set aside first, the rest split in two; λ at (ε/2, δ_M/2), α = M²λ/n²,
         // σ_H = z(ε/2, δ_M/2)·2r with r = √(2α/λ) + the objective-noise grid's move of the minimizer,
         // (σ_G/n)·2⁻⁴⁰·√d/2/(2λ)
@@ -69,7 +72,7 @@ class ApproximateObjectivePerturbationTest {
     void ledgerEqualsStatementAndTheReportIncludesTheFailureTerm() {
         Problem p = Problem.of(classification(500, 5, 11), Losses.logistic(), ConvexSets.l2Ball(1));
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
-        ApproximateObjectivePerturbation svrg = ApproximateObjectivePerturbation.builder().diagnostics(true).build();
+        ApproximateObjectivePerturbation svrg = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).diagnostics(true).build();
         OptimizationResult s = svrg.optimize(p, b, Rngs.seeded(1));
         assertEquals(svrg.privacyEvent(p, b), s.ledger());
         double half = 0.5 * (1e-5 - 1e-5 * 1e-3);
@@ -91,7 +94,7 @@ class ApproximateObjectivePerturbationTest {
         Problem p = Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(2));
         double lambda = 0.005;
         DMatrixRMaj ref = referenceSolve(p, lambda, 20000);
-        DMatrixRMaj w = ApproximateObjectivePerturbation.builder().lambda(lambda).build()
+        DMatrixRMaj w = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).lambda(lambda).build()
                 .optimize(p, HUGE, Rngs.seeded(2)).solution();
         // r = √(2α/λ) = √2·M/n, σ_H ≈ 2r·z(5e11): the output noise is negligible
         assertEquals(0, Vectors.distance2(w, ref), 1e-2 * 2 * Math.sqrt(2) / 800 + 1e-6);
@@ -103,7 +106,7 @@ class ApproximateObjectivePerturbationTest {
         Problem p1 = Problem.of(classification(300, 4, 51), Losses.logistic(), ConvexSets.l2Ball(2));
         Problem p2 = Problem.of(classification(300, 4, 53), Losses.logistic(), ConvexSets.l2Ball(2));
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
-        ApproximateObjectivePerturbation op = ApproximateObjectivePerturbation.builder().diagnostics(true).build();
+        ApproximateObjectivePerturbation op = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).diagnostics(true).build();
         RunPlan plan = op.plan(p1.shape(), b);
         assertEquals(plan.parameters(), op.plan(p2.shape(), b).parameters());
         long e = (long) plan.parameters().real(Param.EPOCHS);
@@ -131,7 +134,7 @@ class ApproximateObjectivePerturbationTest {
         Problem p1 = Problem.of(classification(300, 4, 17), Losses.logistic(), ConvexSets.l2Ball(1));
         Problem p2 = Problem.of(classification(300, 4, 19), Losses.logistic(), ConvexSets.l2Ball(1));
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
-        ApproximateObjectivePerturbation op = ApproximateObjectivePerturbation.builder().accuracy(1e-300).build();
+        ApproximateObjectivePerturbation op = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).accuracy(1e-300).build();
         OptimizationResult r1 = op.optimize(p1, b, Rngs.seeded(3));
         OptimizationResult r2 = op.optimize(p2, b, Rngs.seeded(3));
         // same draws of G and H, and SVRG's index draws do not depend on the data: the same point
@@ -151,11 +154,11 @@ class ApproximateObjectivePerturbationTest {
     @Test
     void fixedEpochsBelowTheCertifiedBudgetAreRefusedAtPlanTime() {
         Problem p = Problem.of(classification(300, 4, 17), Losses.logistic(), ConvexSets.l2Ball(1));
-        assertRefused(ApproximateObjectivePerturbation.builder().epochs(1).build(), p, PrivacyBudget.of(1, 1e-5),
+        assertRefused(ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).epochs(1).build(), p, PrivacyBudget.of(1, 1e-5),
                 "epochs must be at least the certified budget");
-        RunPlan plan = ApproximateObjectivePerturbation.builder().build().plan(p.shape(), PrivacyBudget.of(1, 1e-5));
+        RunPlan plan = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).build().plan(p.shape(), PrivacyBudget.of(1, 1e-5));
         int e = (int) plan.parameters().real(Param.EPOCHS);
-        assertEquals(e + 5, ApproximateObjectivePerturbation.builder().epochs(e + 5).build()
+        assertEquals(e + 5, ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).epochs(e + 5).build()
                 .plan(p.shape(), PrivacyBudget.of(1, 1e-5)).parameters().real(Param.EPOCHS), 0);
     }
 
@@ -163,21 +166,40 @@ class ApproximateObjectivePerturbationTest {
     void refusesEveryUnsupportedConfiguration() {
         Dataset data = classification(200, 3, 19);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
-        ApproximateObjectivePerturbation approx = ApproximateObjectivePerturbation.builder().build();
+        ApproximateObjectivePerturbation approx = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).build();
         assertRefused(approx, Problem.of(data, Losses.absolute(), ConvexSets.l2Ball(1)), b, "smoothness");
         // the approximate variant needs β ≤ (ε/2) n λ: λ = 2e-3 passes for the exact variant, fails here
         ObjectivePerturbation.builder().lambda(2e-3).build().plan(Problem.of(data, Losses.logistic(),
                 ConvexSets.l2Ball(1)).shape(), b);
-        assertRefused(ApproximateObjectivePerturbation.builder().lambda(2e-3).build(),
+        assertRefused(ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).lambda(2e-3).build(),
                 Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1)), b, "eps/2*n*lambda");
-        assertRefused(ApproximateObjectivePerturbation.builder().lambda(0.1).build(),
+        assertRefused(ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).lambda(0.1).build(),
                 Problem.of(data, Losses.logistic()), b, "accuracy alpha");
         assertRefused(approx, Problem.of(data, Losses.logistic()), b, "domain radius M");
         // any closed convex set is fine for SVRG
         approx.plan(Problem.of(data, Losses.logistic(), ConvexSets.box(-1, 1)).shape(), b);
-        assertThrows(IllegalArgumentException.class, () -> ApproximateObjectivePerturbation.builder().accuracy(-1));
-        assertThrows(IllegalArgumentException.class, () -> ApproximateObjectivePerturbation.builder().epochs(0));
+        assertThrows(IllegalArgumentException.class, () -> ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).accuracy(-1));
+        assertThrows(IllegalArgumentException.class, () -> ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).epochs(0));
         assertThrows(IllegalArgumentException.class,
-                () -> ApproximateObjectivePerturbation.builder().failureProbability(1));
+                () -> ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).failureProbability(1));
+    }
+
+    @Test
+    void practicalPresetFundsThePerturbationAndKeepsTheOutputNoiseSmall() {
+        // practical: 0.9 eps for the perturbation, alpha = lambda r^2/2 with r = 1e-3 sigma_G/(2 n lambda), so the
+        // output noise is a small fraction of the perturbation's own scale; the paper's alpha = M^2 lambda/n^2
+        // at M = 20 and n = 300 gives an output noise of the order of the model itself
+        ProblemShape shape = Problem.of(classification(300, 4, 17), Losses.logistic()).shape();
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        RunParameters practical = ApproximateObjectivePerturbation.builder().build().plan(shape, b).parameters();
+        assertEquals("practical", practical.get(Param.PRESET));
+        double scale = practical.real(Param.OBJECTIVE_SIGMA) / (2 * 300 * practical.real(Param.L2));
+        assertTrue(practical.real(Param.SIGMA) < 0.2 * scale, practical.real(Param.SIGMA) + " vs " + scale);
+        RunParameters paper = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).build()
+                .plan(Problem.of(classification(300, 4, 17), Losses.logistic(), ConvexSets.l2Ball(20)).shape(), b)
+                .parameters();
+        assertEquals("paper", paper.get(Param.PRESET));
+        assertTrue(paper.real(Param.SIGMA) > 10 * practical.real(Param.SIGMA), paper.real(Param.SIGMA) + " vs "
+                + practical.real(Param.SIGMA));
     }
 }

@@ -23,9 +23,11 @@ import org.dpopt.noise.Rngs;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
+import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
@@ -299,7 +301,13 @@ class ObjectivePerturbationTest {
                 Problem.of(data, Losses.logistic(), ConvexSets.l2Ball(1)), b, "lambda >= 0.00125");
         ObjectivePerturbation.builder().lambda(2e-3).build().plan(Problem.of(data, Losses.logistic(),
                 ConvexSets.l2Ball(1)).shape(), b);
-        assertRefused(exact, Problem.of(data, Losses.logistic()), b, "domain radius M");
+        assertRefused(ObjectivePerturbation.builder().preset(Preset.PAPER).build(), Problem.of(data, Losses.logistic()),
+                b, "domain radius M");
+        // the practical preset takes M = the comparator radius on R^d and raises lambda to beta/(eps n)
+        RunParameters practical = exact.plan(Problem.of(data, Losses.logistic()).shape(), b).parameters();
+        assertEquals("practical", practical.get(Param.PRESET));
+        assertEquals(ObjectivePerturbation.DEFAULT_COMPARATOR_RADIUS, (double) practical.get(Param.RADIUS));
+        assertTrue((double) practical.get(Param.L2) >= 0.25 / 200, "lambda " + practical.get(Param.L2));
         assertRefused(exact, Problem.of(data, Losses.logistic(), ConvexSets.box(-1, 1)), b, "centred L2 ball");
         assertThrows(IllegalArgumentException.class, () -> ObjectivePerturbation.builder().lambda(0));
         assertThrows(IllegalArgumentException.class, () -> ObjectivePerturbation.builder().tolerance(0));

@@ -11,6 +11,7 @@ import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunPlan;
@@ -25,15 +26,15 @@ class ObjpertBetaMutantTest {
         Problem p = Problem.of(classification(300, 4, 71), Losses.logistic(), ConvexSets.l2Ball(2));
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
         check(ObjectivePerturbation.builder().mutation(Mutation.OBJPERT_BETA).build(), p, b, "eps*n*lambda");
-        check(ApproximateObjectivePerturbation.builder().mutation(Mutation.OBJPERT_BETA).build(), p, b,
+        check(ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).mutation(Mutation.OBJPERT_BETA).build(), p, b,
                 "eps/2*n*lambda");
         // the honest optimizers refuse the mutants' λ
         double lam = ObjectivePerturbation.builder().mutation(Mutation.OBJPERT_BETA).build().plan(p.shape(), b)
                 .parameters().real(Param.L2);
         assertRefused(ObjectivePerturbation.builder().lambda(lam).build(), p, b, "eps*n*lambda");
-        double lam2 = ApproximateObjectivePerturbation.builder().mutation(Mutation.OBJPERT_BETA).build()
+        double lam2 = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).mutation(Mutation.OBJPERT_BETA).build()
                 .plan(p.shape(), b).parameters().real(Param.L2);
-        assertRefused(ApproximateObjectivePerturbation.builder().lambda(lam2).build(), p, b, "eps/2*n*lambda");
+        assertRefused(ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).lambda(lam2).build(), p, b, "eps/2*n*lambda");
     }
 
     private static void check(PrivateOptimizer mutant, Problem p, PrivacyBudget b, String limit) {

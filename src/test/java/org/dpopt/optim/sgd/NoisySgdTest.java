@@ -19,6 +19,7 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.Metrics;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
@@ -51,6 +52,20 @@ class NoisySgdTest {
     class PaperPresetContract extends PrivateOptimizerContract {
         @Override
         protected PrivateOptimizer optimizer() {
+            return Bftt19Sgd.builder().preset(Preset.PAPER).build();
+        }
+
+        @Override
+        protected Problem problem() {
+            Problem p = logisticProblem(2000, 5, 20);
+            return Problem.of(p.data(), p.loss(), ConvexSets.l2Ball(1.0));
+        }
+    }
+
+    @Nested
+    class PracticalPresetContract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
             return Bftt19Sgd.builder().build();
         }
 
@@ -59,6 +74,19 @@ class NoisySgdTest {
             Problem p = logisticProblem(2000, 5, 20);
             return Problem.of(p.data(), p.loss(), ConvexSets.l2Ball(1.0));
         }
+    }
+
+    @Test
+    void practicalPresetRunsDpSgdsScheduleOverTheBallWithATailAverage() {
+        // n = 2000: b = min(256, n/10) = 200, T = ceil(30 n/b) = 300, the average of the last 150 iterates;
+        // the hinge loss is accepted (the smoothness condition is the paper preset's utility condition)
+        Problem p = Problem.of(logisticProblem(2000, 5, 20).data(), Losses.hinge(), ConvexSets.l2Ball(1.0));
+        RunParameters plan = Bftt19Sgd.builder().build().plan(p.shape(), PrivacyBudget.of(1, 1e-5)).parameters();
+        assertEquals("practical", plan.get(Param.PRESET));
+        assertEquals(300L, plan.get(Param.STEPS));
+        assertEquals(200.0, plan.real(Param.BATCH_SIZE));
+        assertEquals("tail-average", plan.get(Param.OUTPUT));
+        assertThrows(IllegalArgumentException.class, () -> Bftt19Sgd.builder().preset(Preset.PAPER).epochs(3).build());
     }
 
     @Nested
@@ -164,7 +192,7 @@ class NoisySgdTest {
             y[i] = i % 2;
         }
         Problem p = Problem.of(Dataset.of(x, y, 1.0), Losses.logistic(), ConvexSets.l2Ball(1.0));
-        RunParameters plan = Bftt19Sgd.builder().build().plan(p.shape(), PrivacyBudget.of(1, 1e-8)).parameters();
+        RunParameters plan = Bftt19Sgd.builder().preset(Preset.PAPER).build().plan(p.shape(), PrivacyBudget.of(1, 1e-8)).parameters();
         assertEquals(1250L, plan.get(Param.STEPS));
         assertEquals(142, plan.real(Param.NORMALIZER), 0);
         assertEquals(0.028284, plan.real(Param.LEARNING_RATE), 1e-6);
@@ -176,16 +204,16 @@ class NoisySgdTest {
     void paperPresetRefusesWhatVoidsItsTheorem() {
         Problem base = logisticProblem(2000, 5, 8);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Bftt19Sgd.builder().build().privacyEvent(base, PrivacyBudget.of(1, 1e-5)));
+                () -> Bftt19Sgd.builder().preset(Preset.PAPER).build().privacyEvent(base, PrivacyBudget.of(1, 1e-5)));
         assertTrue(e.getMessage().startsWith("domain radius M must be finite"), e.getMessage());
         Problem hinge = Problem.of(base.data(), Losses.hinge(), ConvexSets.l2Ball(1));
         e = assertThrows(IllegalArgumentException.class,
-                () -> Bftt19Sgd.builder().build().privacyEvent(hinge, PrivacyBudget.of(1, 1e-5)));
+                () -> Bftt19Sgd.builder().preset(Preset.PAPER).build().privacyEvent(hinge, PrivacyBudget.of(1, 1e-5)));
         assertTrue(e.getMessage().startsWith("loss smoothness must be finite"), e.getMessage());
         // smoothed hinge with tiny gamma: beta = 1/gamma far above (L/M) min(sqrt(n/2), ...)
         Problem sharp = Problem.of(base.data(), Losses.smoothedHinge(1e-4), ConvexSets.l2Ball(1));
         e = assertThrows(IllegalArgumentException.class,
-                () -> Bftt19Sgd.builder().build().privacyEvent(sharp, PrivacyBudget.of(1, 1e-5)));
+                () -> Bftt19Sgd.builder().preset(Preset.PAPER).build().privacyEvent(sharp, PrivacyBudget.of(1, 1e-5)));
         assertTrue(e.getMessage().startsWith("smoothness beta must be at most"), e.getMessage());
     }
 

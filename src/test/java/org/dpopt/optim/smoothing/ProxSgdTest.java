@@ -18,6 +18,7 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.Diagnostics;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
@@ -105,7 +106,7 @@ class ProxSgdTest {
         assertTrue(perExample > 0);
         assertEquals(perExample * (16 * 25 - 1), diag.get(Diagnostic.INNER_GRADIENT_EVALUATIONS), 0.0);
         // same event as the BFTT19 noisy SGD on a smooth loss with the same n, d, L, M
-        assertEquals(Bftt19Sgd.builder().build().privacyEvent(Problem.of(p.data(), Losses.logistic(), p.domain()), b),
+        assertEquals(Bftt19Sgd.builder().preset(Preset.PAPER).build().privacyEvent(Problem.of(p.data(), Losses.logistic(), p.domain()), b),
                 opt.privacyEvent(p, b));
         // train loss is reported for the original hinge loss
         assertEquals(p.empiricalRisk(r.solution()), diag.get(Diagnostic.TRAIN_LOSS), 1e-12);
