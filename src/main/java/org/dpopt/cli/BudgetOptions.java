@@ -1,11 +1,13 @@
 package org.dpopt.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.budget.BudgetFile;
 import org.dpopt.budget.BudgetLedger;
 import org.dpopt.linalg.Checks;
+import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunPlan;
 import picocli.CommandLine.Option;
 
@@ -25,20 +27,36 @@ final class BudgetOptions {
 
     /**
      * True if the run spends from a budget file; checked before any data is read: refuses totals without a
-     * file, bad totals, a non-private algorithm, the Spark engine, and a file path that is a directory, in a
-     * missing directory or one of the inputs.
+     * file, bad totals, a non-private algorithm, and a file path that is a directory, in a
+     * missing directory or one of the inputs, and (for a file not yet created) missing totals or a run budget
+     * above them.
      */
-    boolean given(AlgorithmSpec alg, boolean onSpark, Path... inputs) {
+    boolean given(AlgorithmSpec alg, PrivacyBudget run, Path... inputs) {
         if (!given()) {
             return false;
         }
         if (!alg.isPrivate()) {
             throw Checks.fail("--budget-file", "absent for " + alg.name() + " (it makes no privacy claim)", file);
         }
-        if (onSpark) {
-            throw Checks.fail("--budget-file", "absent with --engine spark (not supported there yet)", file);
-        }
         OutputPaths.check("--budget-file", file, inputs);
+        if (!Files.exists(file)) {
+            // a refusal must write nothing: everything that can refuse the run that creates the file is
+            // checked here, before the file's lock is taken (one run of budget (e, d) certifies at most e at d)
+            if (totalEpsilon == null) {
+                throw Checks.fail("--total-epsilon", "given to create the budget file " + file, "absent");
+            }
+            if (totalDelta == null) {
+                throw Checks.fail("--total-delta", "given to create the budget file " + file, "absent");
+            }
+            if (run.epsilon() > totalEpsilon) {
+                throw Checks.fail("--epsilon", "at most --total-epsilon " + totalEpsilon + " (the budget file "
+                        + file + " is new)", run.epsilon());
+            }
+            if (run.delta() > totalDelta) {
+                throw Checks.fail("--delta", "at most --total-delta " + totalDelta + " (the budget file "
+                        + file + " is new)", run.delta());
+            }
+        }
         return true;
     }
 

@@ -14,6 +14,7 @@ import org.dpopt.models.Model;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunPlan;
 import org.dpopt.spark.SparkData;
 import org.dpopt.spark.SparkTraining;
 
@@ -62,7 +63,7 @@ final class SparkTrainCall {
      * same plan from the same public shape, the same model file.
      */
     Fit fit(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget,
-            DatasetIO.RowNormPolicy policy, UniformRandomProvider rng) {
+            DatasetIO.RowNormPolicy policy, UniformRandomProvider rng, java.util.function.Consumer<RunPlan> onPlan) {
         requireSpark();
         SparkTraining.Inputs in = SparkTraining.load(new SparkTraining.Source(cmd.master, raw("--data"),
                 cmd.testData == null ? null : raw("--test-data"), cmd.testFraction != null ? cmd.testFraction : 0.2,
@@ -76,7 +77,7 @@ final class SparkTrainCall {
         int declared = cmd.datasetSize == null ? 0 : Checks.atLeastOne("--dataset-size", cmd.datasetSize);
         PrintWriter err = cmd.spec.commandLine().getErr();
         SparkTraining.Outcome o = SparkTraining.train(in, new SparkTraining.Fit(declared, opt, setup.loss(), domain,
-                c, budget, rng, err));
+                c, budget, rng, err, onPlan));
         Model model = Model.fromRun(o.result(), o.shape(), cmd.rowNormBound, setup.classes(), setup.notes());
         SparkTraining.Evaluation test = SparkTraining.evaluate(in.test(), setup.loss(), c, o.result().solution(),
                 model.kind() != Model.Kind.REGRESSION ? model.toJson() : null);

@@ -139,13 +139,13 @@ final class TrainCommand implements Callable<Integer> {
             throw Checks.fail("--test-fraction", "absent when --test-data is given", testFraction);
         }
         PrivateOptimizer opt = alg.build(args);
-        boolean budgeted = budgetFile.given(alg, onSpark, data, testData);
+        boolean budgeted = budgetFile.given(alg, budget, data, testData);
         TrainLimits.declaredSize(datasetSize);
         if (modelOut != null) {
             OutputPaths.check("--model-out", modelOut, data, testData, budgeted ? budgetFile.file : null);
         }
         if (onSpark) {
-            return trainOnSpark(alg, args, opt, budget);
+            return trainOnSpark(alg, args, opt, budget, budgeted);
         }
         Inputs in = inputs();
         Dataset train = in.train();
@@ -192,14 +192,25 @@ final class TrainCommand implements Callable<Integer> {
     }
 
     /** Trains on Spark: the same setup, run, model file and release as in memory. */
-    private Integer trainOnSpark(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget)
-            throws IOException {
+    private Integer trainOnSpark(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget,
+            boolean budgeted) throws IOException {
         DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
         UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
-        SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(alg, args, opt, budget, policy, rng);
-        Map<String, Object> out = release(fit.result(), fit.model(), fit.testAccuracy(), fit.testMajority(), fit.testLoss(),
-                fit.testRows(), fit.seconds());
-        return finish(fit.result(), out, fit.counts(), fit.model().toJson());
+        BudgetOptions.Hold[] hold = new BudgetOptions.Hold[1];
+        try {
+            SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(alg, args, opt, budget, policy, rng,
+                    budgeted ? plan -> hold[0] = budgetFile.reserve(plan, releaseName()) : null);
+            Map<String, Object> out = release(fit.result(), fit.model(), fit.testAccuracy(), fit.testMajority(),
+                    fit.testLoss(), fit.testRows(), fit.seconds());
+            if (hold[0] != null) {
+                out.put("budget", BudgetCommand.summary(budgetFile.file, hold[0].commit(fit.result().privacy())));
+            }
+            return finish(fit.result(), out, fit.counts(), fit.model().toJson());
+        } finally {
+            if (hold[0] != null) {
+                hold[0].close();
+            }
+        }
     }
 
     /** Adds the diagnostics (if asked for), writes the model file, prints. */

@@ -91,9 +91,12 @@ public final class SparkTraining {
      * @param budget (ε, δ)
      * @param rng the run's generator (secure unless research mode)
      * @param progress where step progress goes (stderr), or null
+     * @param onPlan called with the plan before any noisy release (e.g. to reserve it in a budget file; an
+     *               exception stops the run before it starts), or null
      */
     public record Fit(int declaredSize, PrivateOptimizer optimizer, Loss loss, ConvexSet domain,
-            double interceptScale, PrivacyBudget budget, UniformRandomProvider rng, PrintWriter progress) {
+            double interceptScale, PrivacyBudget budget, UniformRandomProvider rng, PrintWriter progress,
+            java.util.function.Consumer<RunPlan> onPlan) {
     }
 
     /** What came out: the result, the public shape it was planned for, and the in-process training seconds. */
@@ -114,6 +117,9 @@ public final class SparkTraining {
                 : in.train();
         ProblemShape shape = train.shape(q.loss(), q.domain(), q.declaredSize());
         RunPlan plan = q.optimizer().plan(shape, q.budget());
+        if (q.onPlan() != null) {
+            q.onPlan().accept(plan);
+        }
         long steps = plan.parameters().asMap().get(Param.STEPS.key()) instanceof Number k ? k.longValue() : 0;
         Progress progress = new Progress(q.progress(), q.optimizer().name(), steps);
         long t0 = System.nanoTime();

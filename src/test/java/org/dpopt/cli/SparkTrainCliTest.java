@@ -216,6 +216,35 @@ class SparkTrainCliTest {
     }
 
     @Test
+    void sparkRunsSpendFromABudgetFileAndTheRunThatDoesNotFitIsRefusedBeforeTraining(@TempDir Path dir)
+            throws Exception {
+        Path data = CliTest.trainFile(dir);
+        Path budget = dir.resolve("runs.budget");
+        String[] budgetFlags = {"--budget-file", budget.toString(), "--total-epsilon", "1.2", "--total-delta", "1e-5"};
+        String[] first = concat(args(data, dir.resolve("m1.json"), "spark", "--algorithm", "dp-sgd", "--epochs", "1"),
+                budgetFlags);
+        JsonNode j = CliTest.json(CliTest.run(first));
+        assertTrue(j.has("budget"), "the release reports the budget: " + j);
+        assertTrue(Files.isRegularFile(budget));
+        String afterFirst = Files.readString(budget);
+        // a second run at epsilon 1 composes past 1.2: refused before any noisy release, nothing written
+        String[] second = concat(args(data, dir.resolve("m2.json"), "spark", "--algorithm", "dp-sgd", "--epochs", "1"),
+                budgetFlags);
+        CliTest.Run r = CliTest.run(second);
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().startsWith("dpopt: privacy budget must be"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertFalse(Files.exists(dir.resolve("m2.json")));
+        assertEquals(afterFirst, Files.readString(budget));
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
     void defaultSparkRunIsSecureAndPrintsNoSeed(@TempDir Path dir) throws Exception {
         Path data = CliTest.trainFile(dir);
         JsonNode j = CliTest.json(CliTest.run(args(data, dir.resolve("m.txt"), "spark", "--algorithm", "dp-sgd",
