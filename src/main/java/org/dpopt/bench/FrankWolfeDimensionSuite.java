@@ -40,136 +40,129 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
         return "fw-dimension";
     }
 
+    /** The sizes of one run (system properties over the defaults). */
+    private record Setup(int n, double eps, int reps, int maxD, int popSamples) {
+        static Setup fromProperties(boolean quick) {
+            return new Setup(Integer.getInteger("fw.n", 2000), Double.parseDouble(System.getProperty("fw.eps", "2")),
+                    Integer.getInteger("fw.reps", quick ? 2 : 3), Integer.getInteger("fw.maxd", quick ? 1000 : 100_000),
+                    Integer.getInteger("fw.pop", quick ? 5000 : 10_000));
+        }
+
+        PrivacyBudget budget() {
+            return PrivacyBudget.of(eps, 1e-6);
+        }
+    }
+
+    /** The measured excess risks at one dimension (mean and sd over the seeds; w = 0 once). */
+    private record Point(double d, double fw, double fwSd, double sgd, double sgdSd, double trivial) {
+    }
+
+    private static final int K = 5;
+    private static final double C = 2.0;
+    private static final double RADIUS = K * C;
+    private static final double[] LEARNING_RATES = {0.1, 0.3, 1.0, 3.0};
+    private static final GeneralizedLinearLoss LOSS = Losses.logistic();
+
     @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
-        int n = Integer.getInteger("fw.n", 2000);
-        double eps = Double.parseDouble(System.getProperty("fw.eps", "2"));
-        int reps = Integer.getInteger("fw.reps", quick ? 2 : 3);
-        int maxD = Integer.getInteger("fw.maxd", quick ? 1000 : 100_000);
-        int popSamples = Integer.getInteger("fw.pop", quick ? 5000 : 10_000);
-        int k = 5;
-        double c = 2.0;
-        double radius = k * c;
-        PrivacyBudget budget = PrivacyBudget.of(eps, 1e-6);
-        GeneralizedLinearLoss loss = Losses.logistic();
-        double[] lrs = {0.1, 0.3, 1.0, 3.0};
-        List<Double> ds = new ArrayList<>();
-        List<Double> fw = new ArrayList<>();
-        List<Double> sgd = new ArrayList<>();
-        List<Double> fwSd = new ArrayList<>();
-        List<Double> sgdSd = new ArrayList<>();
-        List<Double> trivial = new ArrayList<>();
+        Setup setup = Setup.fromProperties(quick);
+        List<Point> points = new ArrayList<>();
         StringBuilder csv = new StringBuilder("d,n,epsilon,delta,seed,algorithm,excess_risk,train_loss,steps,"
                 + "learning_rate,seconds\n");
-        for (int d = 10; d <= maxD; d *= 10) {
-            DMatrixRMaj ws = SparseLogistic.wStar(d, k, c);
-            double[] fwRisk = new double[reps];
-            double[] sgdRisk = new double[reps];
-            for (int rep = 0; rep < reps; rep++) {
-                UniformRandomProvider gen = Rngs.seeded(1000L * d + rep);
-                Dataset data = SparseLogistic.sample(n, ws, k, gen);
-                Problem p = Problem.of(data, loss, Polytopes.l1Ball(radius));
-                long t0 = System.nanoTime();
-                OptimizationResult r = NoisyFrankWolfe.builder().supNormBound(SparseLogistic.supNorm(d, k))
-                        .diagnostics(true).build().optimize(p, budget, Rngs.seeded(rep));
-                double sec = (System.nanoTime() - t0) / 1e9;
-                fwRisk[rep] = SparseLogistic.excessRisk(loss, r.solution(), ws, k, popSamples, Rngs.seeded(99 + rep));
-                csv.append(row(d, n, eps, rep, "noisy-frank-wolfe", fwRisk[rep],
-                        r.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS), r.steps(), Double.NaN, sec));
-                double best = Double.POSITIVE_INFINITY;
-                for (double lr : lrs) {
-                    t0 = System.nanoTime();
-                    OptimizationResult s = NoisySgd.builder().batchSize(Math.max(1, n / 10)).epochs(10)
-                            .clipNorm(1.0).learningRate(lr).diagnostics(true).build()
-                            .optimize(p, budget, Rngs.seeded(rep));
-                    sec = (System.nanoTime() - t0) / 1e9;
-                    double risk = SparseLogistic.excessRisk(loss, s.solution(), ws, k, popSamples,
-                            Rngs.seeded(99 + rep));
-                    csv.append(row(d, n, eps, rep, "dp-sgd-l1-projection", risk,
-                            s.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS), s.steps(), lr, sec));
-                    best = Math.min(best, risk);
-                }
-                sgdRisk[rep] = best;
-                progress.printf("d=%d rep=%d: noisy-FW excess %.4f, DP-SGD(best lr) excess %.4f%n", d, rep,
-                        fwRisk[rep], sgdRisk[rep]);
-                progress.flush();
-            }
-            double zero = SparseLogistic.excessRisk(loss, new DMatrixRMaj(d, 1), ws, k, popSamples, Rngs.seeded(99));
-            csv.append(row(d, n, eps, 0, "zero-vector", zero, Math.log(2), 0, Double.NaN, 0));
-            trivial.add(zero);
-            ds.add((double) d);
-            fw.add(mean(fwRisk));
-            sgd.add(mean(sgdRisk));
-            fwSd.add(sd(fwRisk));
-            sgdSd.add(sd(sgdRisk));
+        for (int d = 10; d <= setup.maxD(); d *= 10) {
+            points.add(measure(d, setup, csv, progress));
             if ((long) d * 10 > Integer.MAX_VALUE) {
                 break;
             }
         }
         Files.writeString(out.resolve("fw-dimension.csv"), csv.toString());
-        double[] x = ds.stream().mapToDouble(Double::doubleValue).toArray();
-        Plots.line(out.resolve("fw-dimension.png"), "Excess population risk vs d (n=" + n + ", eps=" + eps
-                + ", delta=1e-6, l1 ball r=10)", "dimension d", "excess risk F(w) - F(w*)",
-                List.of(new Plots.Series("noisy Frank-Wolfe (Alg. 3)", x, toArray(fw)),
-                        new Plots.Series("DP-SGD + l1 projection (best lr)", x, toArray(sgd)),
-                        new Plots.Series("w = 0 (trivial)", x, toArray(trivial))), true, false);
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("n", n);
-        s.put("epsilon", eps);
-        for (int i = 0; i < x.length; i++) {
-            s.put("d=" + (long) x[i] + " noisy-fw excess (sd)", String.format("%.4f (%.4f)", fw.get(i), fwSd.get(i)));
-            s.put("d=" + (long) x[i] + " dp-sgd excess (sd)", String.format("%.4f (%.4f)", sgd.get(i), sgdSd.get(i)));
-            s.put("d=" + (long) x[i] + " w=0 excess", String.format("%.4f", trivial.get(i)));
+        plot(out, setup, points);
+        return summary(setup, points);
+    }
+
+    /** All seeds at dimension d: noisy Frank–Wolfe, DP-SGD at its best learning rate, and w = 0. */
+    private static Point measure(int d, Setup setup, StringBuilder csv, PrintWriter progress) {
+        DMatrixRMaj ws = SparseLogistic.wStar(d, K, C);
+        double[] fwRisk = new double[setup.reps()];
+        double[] sgdRisk = new double[setup.reps()];
+        for (int rep = 0; rep < setup.reps(); rep++) {
+            UniformRandomProvider gen = Rngs.seeded(1000L * d + rep);
+            Dataset data = SparseLogistic.sample(setup.n(), ws, K, gen);
+            Problem p = Problem.of(data, LOSS, Polytopes.l1Ball(RADIUS));
+            fwRisk[rep] = frankWolfeRisk(p, d, rep, ws, setup, csv);
+            sgdRisk[rep] = bestSgdRisk(p, d, rep, ws, setup, csv);
+            progress.printf("d=%d rep=%d: noisy-FW excess %.4f, DP-SGD(best lr) excess %.4f%n", d, rep,
+                    fwRisk[rep], sgdRisk[rep]);
+            progress.flush();
         }
-        if (x.length >= 2) {
-            s.put("noisy-fw slope log(excess) vs log d", slope(x, toArray(fw)));
-            s.put("dp-sgd slope log(excess) vs log d", slope(x, toArray(sgd)));
+        double zero = SparseLogistic.excessRisk(LOSS, new DMatrixRMaj(d, 1), ws, K, setup.popSamples(), Rngs.seeded(99));
+        csv.append(row(d, setup.n(), setup.eps(), 0, "zero-vector", zero, Math.log(2), 0, Double.NaN, 0));
+        return new Point(d, BenchStats.mean(fwRisk), BenchStats.sd(fwRisk), BenchStats.mean(sgdRisk),
+                BenchStats.sd(sgdRisk), zero);
+    }
+
+    private static double frankWolfeRisk(Problem p, int d, int rep, DMatrixRMaj ws, Setup setup, StringBuilder csv) {
+        long t0 = System.nanoTime();
+        OptimizationResult r = NoisyFrankWolfe.builder().supNormBound(SparseLogistic.supNorm(d, K))
+                .diagnostics(true).build().optimize(p, setup.budget(), Rngs.seeded(rep));
+        double sec = (System.nanoTime() - t0) / 1e9;
+        double risk = SparseLogistic.excessRisk(LOSS, r.solution(), ws, K, setup.popSamples(), Rngs.seeded(99 + rep));
+        csv.append(row(d, setup.n(), setup.eps(), rep, "noisy-frank-wolfe", risk,
+                r.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS), r.steps(), Double.NaN, sec));
+        return risk;
+    }
+
+    /** DP-SGD with ℓ1 projection at each learning rate of the grid; the smallest excess risk (non-private pick). */
+    private static double bestSgdRisk(Problem p, int d, int rep, DMatrixRMaj ws, Setup setup, StringBuilder csv) {
+        double best = Double.POSITIVE_INFINITY;
+        for (double lr : LEARNING_RATES) {
+            long t0 = System.nanoTime();
+            OptimizationResult s = NoisySgd.builder().batchSize(Math.max(1, setup.n() / 10)).epochs(10)
+                    .clipNorm(1.0).learningRate(lr).diagnostics(true).build()
+                    .optimize(p, setup.budget(), Rngs.seeded(rep));
+            double sec = (System.nanoTime() - t0) / 1e9;
+            double risk = SparseLogistic.excessRisk(LOSS, s.solution(), ws, K, setup.popSamples(),
+                    Rngs.seeded(99 + rep));
+            csv.append(row(d, setup.n(), setup.eps(), rep, "dp-sgd-l1-projection", risk,
+                    s.nonPrivateDiagnostics().get(Diagnostic.TRAIN_LOSS), s.steps(), lr, sec));
+            best = Math.min(best, risk);
+        }
+        return best;
+    }
+
+    private static void plot(Path out, Setup setup, List<Point> points) throws java.io.IOException {
+        double[] x = column(points, Point::d);
+        Plots.line(out.resolve("fw-dimension.png"), "Excess population risk vs d (n=" + setup.n() + ", eps="
+                + setup.eps() + ", delta=1e-6, l1 ball r=10)", "dimension d", "excess risk F(w) - F(w*)",
+                List.of(new Plots.Series("noisy Frank-Wolfe (Alg. 3)", x, column(points, Point::fw)),
+                        new Plots.Series("DP-SGD + l1 projection (best lr)", x, column(points, Point::sgd)),
+                        new Plots.Series("w = 0 (trivial)", x, column(points, Point::trivial))), true, false);
+    }
+
+    private static Map<String, Object> summary(Setup setup, List<Point> points) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("n", setup.n());
+        s.put("epsilon", setup.eps());
+        for (Point pt : points) {
+            s.put("d=" + (long) pt.d() + " noisy-fw excess (sd)", String.format("%.4f (%.4f)", pt.fw(), pt.fwSd()));
+            s.put("d=" + (long) pt.d() + " dp-sgd excess (sd)", String.format("%.4f (%.4f)", pt.sgd(), pt.sgdSd()));
+            s.put("d=" + (long) pt.d() + " w=0 excess", String.format("%.4f", pt.trivial()));
+        }
+        if (points.size() >= 2) {
+            double[] x = column(points, Point::d);
+            s.put("noisy-fw slope log(excess) vs log d", BenchStats.logLogSlope(x, column(points, Point::fw)));
+            s.put("dp-sgd slope log(excess) vs log d", BenchStats.logLogSlope(x, column(points, Point::sgd)));
         }
         return s;
+    }
+
+    private static double[] column(List<Point> points, java.util.function.ToDoubleFunction<Point> f) {
+        return points.stream().mapToDouble(f).toArray();
     }
 
     private static String row(int d, int n, double eps, int seed, String alg, double risk, double train, long steps,
             double lr, double sec) {
         return d + "," + n + "," + eps + ",1e-6," + seed + "," + alg + "," + risk + "," + train + "," + steps + ","
                 + (Double.isNaN(lr) ? "" : lr) + "," + sec + "\n";
-    }
-
-    private static double[] toArray(List<Double> l) {
-        return l.stream().mapToDouble(Double::doubleValue).toArray();
-    }
-
-    private static double mean(double[] v) {
-        double s = 0;
-        for (double a : v) {
-            s += a;
-        }
-        return s / v.length;
-    }
-
-    private static double sd(double[] v) {
-        double m = mean(v);
-        double s = 0;
-        for (double a : v) {
-            s += (a - m) * (a - m);
-        }
-        return v.length > 1 ? Math.sqrt(s / (v.length - 1)) : 0;
-    }
-
-    /** Least-squares slope of log y on log x. */
-    static double slope(double[] x, double[] y) {
-        int m = x.length;
-        double sx = 0;
-        double sy = 0;
-        double sxx = 0;
-        double sxy = 0;
-        for (int i = 0; i < m; i++) {
-            double lx = Math.log(x[i]);
-            double ly = Math.log(Math.max(y[i], 1e-12));
-            sx += lx;
-            sy += ly;
-            sxx += lx * lx;
-            sxy += lx * ly;
-        }
-        return (m * sxy - sx * sy) / (m * sxx - sx * sx);
     }
 }

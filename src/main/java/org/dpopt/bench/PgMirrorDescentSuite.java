@@ -53,6 +53,13 @@ final class PgMirrorDescentSuite implements BenchSuite {
         return "pg-mirror-descent";
     }
 
+    /** Per n, the seed-means of E near-stationarity, output near-stationarity and distance to w*. */
+    private record Curve(double[] expected, double[] output, double[] distance) {
+        Curve(int points) {
+            this(new double[points], new double[points], new double[points]);
+        }
+    }
+
     @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
         int[] ns = quick ? new int[] {2_000, 8_000} : new int[] {4_000, 16_000, 64_000, 256_000};
@@ -65,62 +72,77 @@ final class PgMirrorDescentSuite implements BenchSuite {
         List<Plots.Series> stSeries = new ArrayList<>();
         List<Plots.Series> distSeries = new ArrayList<>();
         Map<String, Object> summary = new LinkedHashMap<>();
-        double[] xs = new double[ns.length];
-        for (int k = 0; k < ns.length; k++) {
-            xs[k] = ns[k];
-        }
+        double[] xs = java.util.Arrays.stream(ns).asDoubleStream().toArray();
         for (Config c : configs) {
-            double[] st = new double[ns.length];
-            double[] stOut = new double[ns.length];
-            double[] dist = new double[ns.length];
-            for (int k = 0; k < ns.length; k++) {
-                for (int r = 0; r < reps; r++) {
-                    long t0 = System.nanoTime();
-                    UniformRandomProvider gen = Rngs.seeded(1_000L * r + 17);
-                    DMatrixRMaj wStar = Synthetic.plantedVector(D, 1, gen);
-                    Problem pr = problem(c.loss(), ns[k], wStar, gen);
-                    OptimizationResult res = ProximallyGuidedMirrorDescent.builder().p(c.p())
-                            .diagnosticIterations(DIAGNOSTIC_ITERATIONS).trajectoryPoints(TRAJECTORY_POINTS).diagnostics(true).build()
-                            .optimize(pr, PrivacyBudget.of(c.epsilon(), 1e-5), Rngs.seeded(5_000L + r));
-                    double secs = (System.nanoTime() - t0) / 1e9;
-                    double e = res.nonPrivateDiagnostics().get(Diagnostic.EXPECTED_NEAR_STATIONARITY);
-                    double s = res.nonPrivateDiagnostics().get(Diagnostic.NEAR_STATIONARITY);
-                    double dd = distance(res.solution(), wStar, c.loss().equals("phase-retrieval"));
-                    st[k] += e / reps;
-                    stOut[k] += s / reps;
-                    dist[k] += dd / reps;
-                    RunParameters pm = res.parameters();
-                    csv.append(String.join(",", c.loss(), fmt(c.p()), fmt(c.epsilon()), Integer.toString(ns[k]),
-                            Integer.toString(r), fmt(e), fmt(s), fmt(res.nonPrivateDiagnostics().get(Diagnostic.PROX_GAP)), fmt(dd),
-                            fmt(pm.real(Param.ROUNDS)), fmt(pm.real(Param.PHASES)), fmt(pm.real(Param.PART_SIZE)),
-                            fmt(res.privacy().epsilon()), fmt(secs))).append('\n');
-                }
-                progress.printf(Locale.ROOT, "%s n=%d: E near-stationarity %.5f (output %.5f), distance %.4f%n",
-                        c.label(), ns[k], st[k], stOut[k], dist[k]);
-                progress.flush();
-            }
-            stSeries.add(new Plots.Series(c.label(), xs, st));
-            distSeries.add(new Plots.Series(c.label(), xs, dist));
-            summary.put("slope_expected_stationarity[" + c.label() + "]", slope(xs, st));
-            summary.put("slope_output_stationarity[" + c.label() + "]", slope(xs, stOut));
-            summary.put("slope_distance[" + c.label() + "]", slope(xs, dist));
+            Curve curve = curve(c, ns, reps, csv, progress);
+            stSeries.add(new Plots.Series(c.label(), xs, curve.expected()));
+            distSeries.add(new Plots.Series(c.label(), xs, curve.distance()));
+            summary.put("slope_expected_stationarity[" + c.label() + "]", BenchStats.logLogSlope(xs, curve.expected()));
+            summary.put("slope_output_stationarity[" + c.label() + "]", BenchStats.logLogSlope(xs, curve.output()));
+            summary.put("slope_distance[" + c.label() + "]", BenchStats.logLogSlope(xs, curve.distance()));
         }
-        double[] ref = new double[ns.length];
-        for (int k = 0; k < ns.length; k++) {
-            ref[k] = stSeries.get(0).y()[0] * Math.pow(xs[k] / xs[0], -0.25);
-        }
-        stSeries.add(new Plots.Series("reference n^-1/4", xs, ref));
+        stSeries.add(reference(stSeries.get(0), xs));
         Files.writeString(out.resolve("pg-mirror-descent.csv"), csv.toString());
+        plot(out, reps, stSeries, distSeries);
+        writeSample(out.resolve("phase-retrieval-sample.csv"), quick ? 2_000 : 5_000);
+        summary.put("reps", reps);
+        summary.put("n_values", java.util.Arrays.toString(ns));
+        return summary;
+    }
+
+    /** One configuration at every n: reps seeded runs each, one CSV row a run, the means in the curve. */
+    private static Curve curve(Config c, int[] ns, int reps, StringBuilder csv, PrintWriter progress) {
+        Curve curve = new Curve(ns.length);
+        for (int k = 0; k < ns.length; k++) {
+            for (int r = 0; r < reps; r++) {
+                measure(c, ns[k], r, reps, k, curve, csv);
+            }
+            progress.printf(Locale.ROOT, "%s n=%d: E near-stationarity %.5f (output %.5f), distance %.4f%n",
+                    c.label(), ns[k], curve.expected()[k], curve.output()[k], curve.distance()[k]);
+            progress.flush();
+        }
+        return curve;
+    }
+
+    private static void measure(Config c, int n, int r, int reps, int k, Curve curve, StringBuilder csv) {
+        long t0 = System.nanoTime();
+        UniformRandomProvider gen = Rngs.seeded(1_000L * r + 17);
+        DMatrixRMaj wStar = Synthetic.plantedVector(D, 1, gen);
+        Problem pr = problem(c.loss(), n, wStar, gen);
+        OptimizationResult res = ProximallyGuidedMirrorDescent.builder().p(c.p())
+                .diagnosticIterations(DIAGNOSTIC_ITERATIONS).trajectoryPoints(TRAJECTORY_POINTS).diagnostics(true).build()
+                .optimize(pr, PrivacyBudget.of(c.epsilon(), 1e-5), Rngs.seeded(5_000L + r));
+        double secs = (System.nanoTime() - t0) / 1e9;
+        double e = res.nonPrivateDiagnostics().get(Diagnostic.EXPECTED_NEAR_STATIONARITY);
+        double s = res.nonPrivateDiagnostics().get(Diagnostic.NEAR_STATIONARITY);
+        double dd = distance(res.solution(), wStar, c.loss().equals("phase-retrieval"));
+        curve.expected()[k] += e / reps;
+        curve.output()[k] += s / reps;
+        curve.distance()[k] += dd / reps;
+        RunParameters pm = res.parameters();
+        csv.append(String.join(",", c.loss(), fmt(c.p()), fmt(c.epsilon()), Integer.toString(n),
+                Integer.toString(r), fmt(e), fmt(s), fmt(res.nonPrivateDiagnostics().get(Diagnostic.PROX_GAP)), fmt(dd),
+                fmt(pm.real(Param.ROUNDS)), fmt(pm.real(Param.PHASES)), fmt(pm.real(Param.PART_SIZE)),
+                fmt(res.privacy().epsilon()), fmt(secs))).append('\n');
+    }
+
+    /** The n^(−1/4) rate through the first point of the first series. */
+    private static Plots.Series reference(Plots.Series first, double[] xs) {
+        double[] ref = new double[xs.length];
+        for (int k = 0; k < xs.length; k++) {
+            ref[k] = first.y()[0] * Math.pow(xs[k] / xs[0], -0.25);
+        }
+        return new Plots.Series("reference n^-1/4", xs, ref);
+    }
+
+    private static void plot(Path out, int reps, List<Plots.Series> stSeries, List<Plots.Series> distSeries)
+            throws java.io.IOException {
         Plots.line(out.resolve("pg-mirror-descent-stationarity.png"),
                 "PG mirror descent: E_t* near-stationarity vs n (" + reps + " seeds x " + TRAJECTORY_POINTS
                         + " rounds, d=" + D + ")", "n", "2 rho kappa ||w_t - prox(w_t)||", stSeries, true, true);
         Plots.line(out.resolve("pg-mirror-descent-distance.png"),
                 "PG mirror descent: distance to planted solution vs n", "n", "||w - w*|| (sign-invariant for PR)",
                 distSeries, true, true);
-        writeSample(out.resolve("phase-retrieval-sample.csv"), quick ? 2_000 : 5_000);
-        summary.put("reps", reps);
-        summary.put("n_values", java.util.Arrays.toString(ns));
-        return summary;
     }
 
     private static Problem problem(String loss, int n, DMatrixRMaj wStar, UniformRandomProvider rng) {
@@ -157,25 +179,6 @@ final class PgMirrorDescentSuite implements BenchSuite {
             plus += Math.pow(w.data[j] + wStar.data[j], 2);
         }
         return Math.sqrt(signInvariant ? Math.min(minus, plus) : minus);
-    }
-
-    /** Least-squares slope of log y against log x. */
-    static double slope(double[] x, double[] y) {
-        int m = x.length;
-        double mx = 0;
-        double my = 0;
-        for (int k = 0; k < m; k++) {
-            mx += Math.log(x[k]) / m;
-            my += Math.log(y[k]) / m;
-        }
-        double sxy = 0;
-        double sxx = 0;
-        for (int k = 0; k < m; k++) {
-            double dx = Math.log(x[k]) - mx;
-            sxy += dx * (Math.log(y[k]) - my);
-            sxx += dx * dx;
-        }
-        return sxy / sxx;
     }
 
     private static String fmt(double v) {

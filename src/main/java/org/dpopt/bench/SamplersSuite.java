@@ -138,6 +138,29 @@ final class SamplersSuite implements BenchSuite {
     private record Config(String label, String sampler, Bound bound) {
     }
 
+    private static final Config[] CONFIGS = {
+        new Config("deterministic", "deterministic", Bound.UPPER),
+        new Config("shuffle-persistent (optimistic sigma)", "shuffle-persistent", Bound.LOWER),
+        new Config("shuffle-dynamic (optimistic sigma)", "shuffle-dynamic", Bound.LOWER),
+        new Config("shuffle-dynamic (valid sigma)", "shuffle-dynamic", Bound.UPPER),
+        new Config("poisson", "poisson", Bound.UPPER),
+        new Config("truncated-poisson", "truncated-poisson", Bound.UPPER)};
+    private static final int BATCH = 176;
+    private static final int EPOCHS = 5;
+    private static final double ADULT_DELTA = 1e-5;
+
+    /** The accuracy study's fixed inputs: the (trimmed) training problem, the test rows, the accountants. */
+    private record Study(Problem problem, int n, Dataset test, int seeds, AblqAccountant zeroOut,
+            AblqAccountant addRemove) {
+        AblqAccountant accountantFor(BatchSampler s) {
+            return s.relation() == NeighboringRelation.ZERO_OUT ? zeroOut : addRemove;
+        }
+    }
+
+    /** One sampler at one ε: its σ, the sampler's step count, B (truncated Poisson, else 0) and the accuracy. */
+    private record Measured(double sigma, long steps, int maxBatch, double mean, double sd) {
+    }
+
     private void accuracyStudy(Path out, boolean quick, PrintWriter progress, Map<String, Object> summary)
             throws Exception {
         Path dir = dataDir();
@@ -149,77 +172,80 @@ final class SamplersSuite implements BenchSuite {
             summary.put("accuracy_study", "skipped: Adult not found under " + dir.toAbsolutePath());
             return;
         }
-        Dataset tr = DatasetIO.readCsv(train);
-        Dataset te = DatasetIO.readCsv(test);
-        int n = tr.size();
-        int b = 176;
-        int epochs = 5;
-        if (n % b != 0) {
-            // fixed-size samplers need b | n: keep the first ⌊n/b⌋·b rows (a rule that ignores the data)
-            int[] rows = new int[n / b * b];
-            for (int i = 0; i < rows.length; i++) {
-                rows[i] = i;
-            }
-            tr = tr.subset(rows);
-            n = tr.size();
-        }
-        Problem problem = Problem.of(tr, Losses.logistic());
-        double delta = 1e-5;
+        Dataset tr = multipleOfBatch(DatasetIO.readCsv(train));
+        Study study = new Study(Problem.of(tr, Losses.logistic()), tr.size(), DatasetIO.readCsv(test), quick ? 1 : 5,
+                new AblqAccountant(), new AblqAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE, new RdpAccountant(), true));
         double[] epsilons = quick ? new double[] {1, 5} : new double[] {1, 2, 5};
-        int seeds = quick ? 1 : 5;
-        Config[] configs = {
-            new Config("deterministic", "deterministic", Bound.UPPER),
-            new Config("shuffle-persistent (optimistic sigma)", "shuffle-persistent", Bound.LOWER),
-            new Config("shuffle-dynamic (optimistic sigma)", "shuffle-dynamic", Bound.LOWER),
-            new Config("shuffle-dynamic (valid sigma)", "shuffle-dynamic", Bound.UPPER),
-            new Config("poisson", "poisson", Bound.UPPER),
-            new Config("truncated-poisson", "truncated-poisson", Bound.UPPER)};
-        AblqAccountant zeroOut = new AblqAccountant();
-        AblqAccountant addRemove = new AblqAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE, new RdpAccountant(), true);
         StringBuilder csv = new StringBuilder("sampler,bound,epsilon,delta,batch_size,epochs,steps,max_batch_size,sigma,"
                 + "accuracy_mean,accuracy_sd,seeds\n");
-        double[][] accs = new double[configs.length][epsilons.length];
-        for (int c = 0; c < configs.length; c++) {
-            Config cfg = configs[c];
+        double[][] accs = new double[CONFIGS.length][epsilons.length];
+        for (int c = 0; c < CONFIGS.length; c++) {
+            Config cfg = CONFIGS[c];
             for (int k = 0; k < epsilons.length; k++) {
                 double eps = epsilons[k];
-                Samplers.Recipe recipe = Samplers.byName(cfg.sampler());
-                int bigB = 0;
-                if (cfg.sampler().equals("truncated-poisson")) {
-                    long t = (long) Math.ceil((double) epochs * n / b);
-                    bigB = TruncationTerm.maxBatchFor(n, (double) b / n, t, eps, delta, 0.1);
-                    recipe = Samplers.truncatedPoisson(bigB);
-                }
-                int nn = n;
-                BatchSampler s = recipe.create(n, b, epochs);
-                AblqAccountant acc = s.relation() == NeighboringRelation.ZERO_OUT ? zeroOut : addRemove;
-                double sigma = acc.noiseMultiplier(z -> s.privacyEvent(nn, z), eps, delta, cfg.bound(), 1e-4);
-                double sum = 0;
-                double sq = 0;
-                for (int seed = 0; seed < seeds; seed++) {
-                    NoisySgd sgd = NoisySgd.builder().sampler(recipe).batchSize(b).epochs(epochs).noiseMultiplier(sigma)
-                            .accountant(acc).learningRate(1.0).build();
-                    double a = Metrics.accuracy(sgd.optimize(problem, PrivacyBudget.of(eps, delta), Rngs.seeded(100 + seed))
-                            .solution(), te);
-                    sum += a;
-                    sq += a * a;
-                }
-                double mean = sum / seeds;
-                double sd = seeds > 1 ? Math.sqrt(Math.max(0, (sq - seeds * mean * mean) / (seeds - 1))) : 0;
-                accs[c][k] = mean;
+                Measured m = measure(cfg, eps, study);
+                accs[c][k] = m.mean();
                 csv.append(String.format("%s,%s,%s,%s,%d,%d,%d,%d,%.6f,%.5f,%.5f,%d%n", cfg.label(),
-                        cfg.bound().key(), eps, delta, b, epochs, s.steps(n), bigB, sigma, mean, sd,
-                        seeds));
-                progress.printf("%s eps=%s: sigma=%.4f accuracy %.4f +- %.4f%n", cfg.label(), eps, sigma, mean, sd);
+                        cfg.bound().key(), eps, ADULT_DELTA, BATCH, EPOCHS, m.steps(), m.maxBatch(), m.sigma(), m.mean(),
+                        m.sd(), study.seeds()));
+                progress.printf("%s eps=%s: sigma=%.4f accuracy %.4f +- %.4f%n", cfg.label(), eps, m.sigma(), m.mean(),
+                        m.sd());
                 progress.flush();
-                summary.put("adult_acc_" + cfg.sampler() + "_" + cfg.bound().key() + "_eps" + eps, mean);
+                summary.put("adult_acc_" + cfg.sampler() + "_" + cfg.bound().key() + "_eps" + eps, m.mean());
             }
         }
         Files.writeString(out.resolve("samplers-census-income-accuracy.csv"), csv.toString());
-        List<Plots.Series> series = new ArrayList<>();
-        for (int c = 0; c < configs.length; c++) {
-            series.add(new Plots.Series(configs[c].label(), epsilons, accs[c]));
+        plotAccuracy(out, epsilons, accs);
+    }
+
+    /** Fixed-size samplers need b | n: keeps the first ⌊n/b⌋·b rows (a rule that ignores the data). */
+    private static Dataset multipleOfBatch(Dataset tr) {
+        int n = tr.size();
+        if (n % BATCH == 0) {
+            return tr;
         }
-        Plots.line(out.resolve("samplers-census-income-accuracy.png"), "Adult, DP-SGD b=" + b + ", E=" + epochs + ", delta=1e-5", "epsilon", "test accuracy", series, false, false);
+        int[] rows = new int[n / BATCH * BATCH];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = i;
+        }
+        return tr.subset(rows);
+    }
+
+    /** σ for the sampler at (ε, δ) and its bound, then DP-SGD's test accuracy over the seeds. */
+    private static Measured measure(Config cfg, double eps, Study study) {
+        int n = study.n();
+        Samplers.Recipe recipe = Samplers.byName(cfg.sampler());
+        int bigB = 0;
+        if (cfg.sampler().equals("truncated-poisson")) {
+            long t = (long) Math.ceil((double) EPOCHS * n / BATCH);
+            bigB = TruncationTerm.maxBatchFor(n, (double) BATCH / n, t, eps, ADULT_DELTA, 0.1);
+            recipe = Samplers.truncatedPoisson(bigB);
+        }
+        BatchSampler s = recipe.create(n, BATCH, EPOCHS);
+        AblqAccountant acc = study.accountantFor(s);
+        double sigma = acc.noiseMultiplier(z -> s.privacyEvent(n, z), eps, ADULT_DELTA, cfg.bound(), 1e-4);
+        int seeds = study.seeds();
+        double sum = 0;
+        double sq = 0;
+        for (int seed = 0; seed < seeds; seed++) {
+            NoisySgd sgd = NoisySgd.builder().sampler(recipe).batchSize(BATCH).epochs(EPOCHS).noiseMultiplier(sigma)
+                    .accountant(acc).learningRate(1.0).build();
+            double a = Metrics.accuracy(sgd.optimize(study.problem(), PrivacyBudget.of(eps, ADULT_DELTA),
+                    Rngs.seeded(100 + seed)).solution(), study.test());
+            sum += a;
+            sq += a * a;
+        }
+        double mean = sum / seeds;
+        double sd = seeds > 1 ? Math.sqrt(Math.max(0, (sq - seeds * mean * mean) / (seeds - 1))) : 0;
+        return new Measured(sigma, s.steps(n), bigB, mean, sd);
+    }
+
+    private static void plotAccuracy(Path out, double[] epsilons, double[][] accs) throws java.io.IOException {
+        List<Plots.Series> series = new ArrayList<>();
+        for (int c = 0; c < CONFIGS.length; c++) {
+            series.add(new Plots.Series(CONFIGS[c].label(), epsilons, accs[c]));
+        }
+        Plots.line(out.resolve("samplers-census-income-accuracy.png"), "Adult, DP-SGD b=" + BATCH + ", E=" + EPOCHS
+                + ", delta=1e-5", "epsilon", "test accuracy", series, false, false);
     }
 }

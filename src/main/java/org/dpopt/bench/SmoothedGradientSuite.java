@@ -1,5 +1,7 @@
 package org.dpopt.bench;
 
+import static org.dpopt.bench.BenchStats.median;
+
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +47,10 @@ final class SmoothedGradientSuite implements BenchSuite {
         return out.data[0];
     }
 
+    /** Per-repetition times (ms a pass) of the exact and the bisection gradient, their ratios, and a checksum. */
+    private record Timing(double[] exact, double[] bisection, double[] ratio, double sink) {
+    }
+
     @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
         int d = 100;
@@ -57,8 +63,6 @@ final class SmoothedGradientSuite implements BenchSuite {
         for (int j = 0; j < d; j++) {
             w.data[j] *= 10;
         }
-        DMatrixRMaj acc = new DMatrixRMaj(d, 1);
-        GeneralizedLinearLoss hinge = Losses.hinge();
         StringBuilder csv = new StringBuilder("n,beta,median_exact_ms,median_bisection_ms,median_ratio,"
                 + "mean_scalar_calls_per_gradient\n");
         Map<String, Object> summary = new LinkedHashMap<>();
@@ -66,44 +70,22 @@ final class SmoothedGradientSuite implements BenchSuite {
         double sink = 0;
         for (int n : sizes) {
             Dataset data = Synthetic.linearlySeparable(n, wStar, 0.1, rng).data();
-            int passes = Math.max(1, 2_000_000 / n);
             for (double beta : betas) {
-                GllBisectionProx prox = GllBisectionProx.of(hinge, beta, 1e-6);
+                GllBisectionProx prox = GllBisectionProx.of(Losses.hinge(), beta, 1e-6);
                 GllBisectionProx.Oracle calls = prox.oracle(data.rowNormBound());
                 for (int i = 0; i < n; i++) {
                     calls.derivative(data.dot(i, w), data.label(i));
                 }
-                double[] te = new double[reps];
-                double[] tb = new double[reps];
-                double[] ratio = new double[reps];
-                for (int r = -3; r < reps; r++) { // 3 warm-up repetitions
-                    long t0 = System.nanoTime();
-                    for (int p = 0; p < passes; p++) {
-                        sink += exact(data, w, acc, hinge);
-                    }
-                    long t1 = System.nanoTime();
-                    for (int p = 0; p < passes; p++) {
-                        sink += exact(data, w, acc, prox);
-                    }
-                    long t2 = System.nanoTime();
-                    if (r >= 0) {
-                        te[r] = (t1 - t0) / 1e6 / passes;
-                        tb[r] = (t2 - t1) / 1e6 / passes;
-                        ratio[r] = tb[r] / te[r];
-                    }
-                }
-                double mr = median(ratio);
-                csv.append(String.format(Locale.ROOT, "%d,%.0f,%.4f,%.4f,%.3f,%.3f%n", n, beta, median(te), median(tb), mr,
-                        (double) calls.subgradientCalls() / n));
+                Timing t = time(data, w, prox, reps);
+                sink += t.sink();
+                double mr = median(t.ratio());
+                csv.append(String.format(Locale.ROOT, "%d,%.0f,%.4f,%.4f,%.3f,%.3f%n", n, beta, median(t.exact()),
+                        median(t.bisection()), mr, (double) calls.subgradientCalls() / n));
                 summary.put("ratio_n" + n + "_beta" + (int) beta, mr);
                 progress.printf(Locale.ROOT, "n=%d beta=%.0f: exact %.3f ms, bisection %.3f ms, ratio %.3f%n", n, beta,
-                        median(te), median(tb), mr);
+                        median(t.exact()), median(t.bisection()), mr);
                 progress.flush();
-                double[] xs = new double[reps];
-                for (int r = 0; r < reps; r++) {
-                    xs[r] = r;
-                }
-                series.add(new Plots.Series("n=" + n + ", beta=" + (int) beta, xs, ratio));
+                series.add(new Plots.Series("n=" + n + ", beta=" + (int) beta, BenchStats.indices(reps), t.ratio()));
             }
         }
         Files.writeString(out.resolve("smoothed-gradient.csv"), csv.toString());
@@ -112,6 +94,34 @@ final class SmoothedGradientSuite implements BenchSuite {
                 "repetition", "time ratio", series, false, false);
         summary.put("checksum", sink == 0 ? 0 : 1);
         return summary;
+    }
+
+    /** reps alternating repetitions (after 3 warm-up ones) of the exact and the bisection gradient passes. */
+    private static Timing time(Dataset data, DMatrixRMaj w, GllBisectionProx prox, int reps) {
+        GeneralizedLinearLoss hinge = Losses.hinge();
+        DMatrixRMaj acc = new DMatrixRMaj(w.numRows, 1);
+        int passes = Math.max(1, 2_000_000 / data.size());
+        double[] te = new double[reps];
+        double[] tb = new double[reps];
+        double[] ratio = new double[reps];
+        double sink = 0;
+        for (int r = -3; r < reps; r++) { // 3 warm-up repetitions
+            long t0 = System.nanoTime();
+            for (int p = 0; p < passes; p++) {
+                sink += exact(data, w, acc, hinge);
+            }
+            long t1 = System.nanoTime();
+            for (int p = 0; p < passes; p++) {
+                sink += exact(data, w, acc, prox);
+            }
+            long t2 = System.nanoTime();
+            if (r >= 0) {
+                te[r] = (t1 - t0) / 1e6 / passes;
+                tb[r] = (t2 - t1) / 1e6 / passes;
+                ratio[r] = tb[r] / te[r];
+            }
+        }
+        return new Timing(te, tb, ratio, sink);
     }
 
     /**
@@ -163,11 +173,5 @@ final class SmoothedGradientSuite implements BenchSuite {
         summary.put("phased_run_over_pass_blocks", median(tBlk) / median(tPass));
         summary.put("phased_run_over_pass_in_order", median(tOrd) / median(tPass));
         return sink;
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        java.util.Arrays.sort(c);
-        return c[c.length / 2];
     }
 }

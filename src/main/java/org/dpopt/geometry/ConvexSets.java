@@ -31,7 +31,7 @@ public final class ConvexSets {
     }
 
     /** The centred ℓ2 ball. */
-    public record L2Ball(double r) implements ConvexSet {
+    public record L2Ball(double r) implements CentredBall {
         /** Validates the radius. */
         public L2Ball {
             Checks.positive("radius", r);
@@ -40,26 +40,6 @@ public final class ConvexSets {
         @Override
         public void project(DMatrixRMaj w) {
             Vectors.clipL2(w, r);
-        }
-
-        @Override
-        public double diameter(int d) {
-            return 2 * r;
-        }
-
-        @Override
-        public double radius(int d) {
-            return r;
-        }
-
-        @Override
-        public boolean isBounded() {
-            return true;
-        }
-
-        @Override
-        public boolean isSignSymmetric() {
-            return true;
         }
 
         @Override

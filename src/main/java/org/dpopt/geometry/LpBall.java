@@ -20,7 +20,7 @@ import org.ejml.data.DMatrixRMaj;
  * Stochastic Convex Optimization", COLT 2021, arXiv:2103.01278). Since p̃ ≥ p, the ℓ_p̃ ball contains
  * the ℓp ball of the same radius. Every operation takes the dimension from its vector. Immutable.
  */
-public final class LpBall implements ConvexSet {
+public final class LpBall implements CentredBall {
     private final double p;
     private final double r;
     private final boolean effective;
@@ -122,26 +122,6 @@ public final class LpBall implements ConvexSet {
             }
         }
         return lo;
-    }
-
-    @Override
-    public double diameter(int d) {
-        return 2 * r;
-    }
-
-    @Override
-    public double radius(int d) {
-        return r;
-    }
-
-    @Override
-    public boolean isBounded() {
-        return true;
-    }
-
-    @Override
-    public boolean isSignSymmetric() {
-        return true;
     }
 
     @Override

@@ -86,7 +86,7 @@ public final class Losses {
         return new SquaredLoss(uMax, yMax);
     }
 
-    /** Huber loss with threshold h on the residual u − y: L₀ = h, β₀ = 1/h (regression). */
+    /** Huber loss with threshold h on the residual u − y: L₀ = h, β₀ = 1 (regression). */
     public static GeneralizedLinearLoss huber(double h) {
         return new HuberLoss(h);
     }
@@ -100,10 +100,39 @@ public final class Losses {
         return new SmoothedHingeLoss(gamma);
     }
 
+    /**
+     * A convex generalized linear loss with its constants L₀ and β₀ and its kind fixed at construction;
+     * φ″ is 0 unless a subclass says otherwise.
+     */
     abstract static class Base implements GeneralizedLinearLoss {
+        private final double lipschitz;
+        private final double smoothness;
+        private final boolean classification;
+
+        Base(double lipschitz, double smoothness, boolean classification) {
+            this.lipschitz = lipschitz;
+            this.smoothness = smoothness;
+            this.classification = classification;
+        }
+
         @Override
         public double secondDerivative(double u, double y) {
             return 0;
+        }
+
+        @Override
+        public final double scalarLipschitz() {
+            return lipschitz;
+        }
+
+        @Override
+        public final double scalarSmoothness() {
+            return smoothness;
+        }
+
+        @Override
+        public final boolean isClassification() {
+            return classification;
         }
 
         @Override
@@ -119,6 +148,10 @@ public final class Losses {
 
     static final class LogisticLoss extends Base {
         static final LogisticLoss INSTANCE = new LogisticLoss();
+
+        private LogisticLoss() {
+            super(1, 0.25, true);
+        }
 
         @Override
         public String name() {
@@ -146,25 +179,14 @@ public final class Losses {
             double p = 1 / (1 + Math.exp(-u));
             return p * (1 - p);
         }
-
-        @Override
-        public double scalarLipschitz() {
-            return 1;
-        }
-
-        @Override
-        public double scalarSmoothness() {
-            return 0.25;
-        }
-
-        @Override
-        public boolean isClassification() {
-            return true;
-        }
     }
 
     static final class HingeLoss extends Base {
         static final HingeLoss INSTANCE = new HingeLoss();
+
+        private HingeLoss() {
+            super(1, Double.POSITIVE_INFINITY, true);
+        }
 
         @Override
         public String name() {
@@ -181,25 +203,14 @@ public final class Losses {
             double s = GeneralizedLinearLoss.sign(y);
             return s * u < 1 ? -s : 0;
         }
-
-        @Override
-        public double scalarLipschitz() {
-            return 1;
-        }
-
-        @Override
-        public double scalarSmoothness() {
-            return Double.POSITIVE_INFINITY;
-        }
-
-        @Override
-        public boolean isClassification() {
-            return true;
-        }
     }
 
     static final class AbsoluteLoss extends Base {
         static final AbsoluteLoss INSTANCE = new AbsoluteLoss();
+
+        private AbsoluteLoss() {
+            super(1, Double.POSITIVE_INFINITY, false);
+        }
 
         @Override
         public String name() {
@@ -216,21 +227,6 @@ public final class Losses {
             double r = u - y;
             return r > 0 ? 1 : (r < 0 ? -1 : 0);
         }
-
-        @Override
-        public double scalarLipschitz() {
-            return 1;
-        }
-
-        @Override
-        public double scalarSmoothness() {
-            return Double.POSITIVE_INFINITY;
-        }
-
-        @Override
-        public boolean isClassification() {
-            return false;
-        }
     }
 
     /**
@@ -241,6 +237,7 @@ public final class Losses {
         final double h;
 
         HuberShape(double h) {
+            super(h, 1, false);
             this.h = h;
         }
 
@@ -258,21 +255,6 @@ public final class Losses {
         @Override
         public double secondDerivative(double u, double y) {
             return Math.abs(u - y) <= h ? 1 : 0;
-        }
-
-        @Override
-        public double scalarLipschitz() {
-            return h;
-        }
-
-        @Override
-        public double scalarSmoothness() {
-            return 1;
-        }
-
-        @Override
-        public boolean isClassification() {
-            return false;
         }
 
         /** Equal: the same kind with the same threshold (the function is then the same). */
@@ -324,7 +306,8 @@ public final class Losses {
         private final double gamma;
 
         SmoothedHingeLoss(double gamma) {
-            this.gamma = Checks.positive("gamma", gamma);
+            super(1, 1 / Checks.positive("gamma", gamma), true);
+            this.gamma = gamma;
         }
 
         @Override
@@ -371,21 +354,6 @@ public final class Losses {
         public double secondDerivative(double u, double y) {
             double m = GeneralizedLinearLoss.sign(y) * u;
             return (m < 1 && m > 1 - gamma) ? 1 / gamma : 0;
-        }
-
-        @Override
-        public double scalarLipschitz() {
-            return 1;
-        }
-
-        @Override
-        public double scalarSmoothness() {
-            return 1 / gamma;
-        }
-
-        @Override
-        public boolean isClassification() {
-            return true;
         }
     }
 }

@@ -1,14 +1,20 @@
 package org.dpopt.spark;
 
+import static org.dpopt.bench.BenchStats.median;
+import static org.dpopt.bench.BenchStats.seconds;
+
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.apache.spark.sql.SparkSession;
 import org.dpopt.accounting.RdpAccountant;
+import org.dpopt.bench.BenchStats;
 import org.dpopt.bench.BenchSuite;
 import org.dpopt.bench.Plots;
 import org.dpopt.data.Dataset;
@@ -58,49 +64,52 @@ public final class SparkBenchSuite implements BenchSuite {
         Dataset mem = SparkSynthetic.inMemory(n, d, parts, 1);
         Problem problem = Problem.of(mem, Losses.logistic());
         ProblemShape shape = dist.shape(Losses.logistic(), ConvexSets.unconstrained(), 0);
-        StringBuilder csv = new StringBuilder("batch_size,steps,memory_epoch_s,memory_planned_epoch_s,spark_epoch_s,"
-                + "spark_plan_s,spark_steps_s,spark_task_s,spark_per_step_ms,spark_over_memory,by_step_epoch_s,by_step_plan_s,"
-                + "by_step_per_step_ms,driver_sampled_epoch_s,driver_sampled_over_memory\n");
-        double[] bx = new double[batches.length];
-        double[] yMem = new double[batches.length];
-        double[] yPlanned = new double[batches.length];
-        double[] ySpark = new double[batches.length];
-        double[] yByStep = new double[batches.length];
-        double[] yDriver = new double[batches.length];
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("n", n);
         summary.put("d", d);
         summary.put("master", spark.sparkContext().master());
         summary.put("spark_generate_s", genSpark);
-        for (int k = 0; k < batches.length; k++) {
-            Epoch e = epoch(batches[k], problem, dist, shape);
-            bx[k] = e.b();
-            yMem[k] = e.memory();
-            yPlanned[k] = e.keyed();
-            ySpark[k] = e.spark();
-            yByStep[k] = e.byStep();
-            yDriver[k] = e.driverSampled();
-            csv.append(e.csv());
-            progress.printf("B=%d T=%d: memory %.2f s, memory keyed %.2f s, spark %.2f s (plan %.2f s, %.1f ms/step, "
-                    + "%.1f ms/step in the task); by-step layout %.2f s (plan %.2f s); driver-sampled Poisson %.2f s%n",
-                    e.b(), e.steps(), e.memory(), e.keyed(), e.spark(), e.sparkPlan(), e.perStepMs(),
-                    1000 * e.sparkTask() / e.steps(), e.byStep(), e.byStepPlan(), e.driverSampled());
-            progress.flush();
+        List<Epoch> epochs = new ArrayList<>();
+        for (int b : batches) {
+            Epoch e = epoch(b, problem, dist, shape);
+            epochs.add(e);
+            report(e, progress);
             summary.put("epoch_ratio_spark_over_memory_B" + e.b(), e.spark() / e.memory());
             summary.put("epoch_ratio_driver_sampled_over_memory_B" + e.b(), e.driverSampled() / e.memory());
         }
-        Files.writeString(out.resolve("spark-epoch.csv"), csv.toString());
-        Plots.line(out.resolve("spark-epoch.png"), "One DP-SGD epoch, n=" + n + ", d=" + d + ", "
-                + spark.sparkContext().master(), "expected batch size B", "seconds", List.of(
-                        new Plots.Series("in memory (Poisson)", bx, yMem),
-                        new Plots.Series("in memory (keyed plan)", bx, yPlanned),
-                        new Plots.Series("Spark in place (keyed plan, incl. build)", bx, ySpark),
-                        new Plots.Series("Spark by step (keyed plan, incl. shuffle)", bx, yByStep),
-                        new Plots.Series("Spark, Poisson drawn on the driver", bx, yDriver)), true, true);
-
+        writeEpochs(out, epochs, "One DP-SGD epoch, n=" + n + ", d=" + d + ", " + spark.sparkContext().master());
         fullGradient(out, dist, mem, reps, summary);
         dist.unpersist();
         return summary;
+    }
+
+    private static void report(Epoch e, PrintWriter progress) {
+        progress.printf("B=%d T=%d: memory %.2f s, memory keyed %.2f s, spark %.2f s (plan %.2f s, %.1f ms/step, "
+                + "%.1f ms/step in the task); by-step layout %.2f s (plan %.2f s); driver-sampled Poisson %.2f s%n",
+                e.b(), e.steps(), e.memory(), e.keyed(), e.spark(), e.sparkPlan(), e.perStepMs(),
+                1000 * e.sparkTask() / e.steps(), e.byStep(), e.byStepPlan(), e.driverSampled());
+        progress.flush();
+    }
+
+    /** The epoch table as CSV and as a plot of seconds against B. */
+    private static void writeEpochs(Path out, List<Epoch> epochs, String title) throws java.io.IOException {
+        StringBuilder csv = new StringBuilder("batch_size,steps,memory_epoch_s,memory_planned_epoch_s,spark_epoch_s,"
+                + "spark_plan_s,spark_steps_s,spark_task_s,spark_per_step_ms,spark_over_memory,by_step_epoch_s,by_step_plan_s,"
+                + "by_step_per_step_ms,driver_sampled_epoch_s,driver_sampled_over_memory\n");
+        epochs.forEach(e -> csv.append(e.csv()));
+        Files.writeString(out.resolve("spark-epoch.csv"), csv.toString());
+        double[] bx = column(epochs, Epoch::b);
+        Plots.line(out.resolve("spark-epoch.png"), title, "expected batch size B", "seconds", List.of(
+                new Plots.Series("in memory (Poisson)", bx, column(epochs, Epoch::memory)),
+                new Plots.Series("in memory (keyed plan)", bx, column(epochs, Epoch::keyed)),
+                new Plots.Series("Spark in place (keyed plan, incl. build)", bx, column(epochs, Epoch::spark)),
+                new Plots.Series("Spark by step (keyed plan, incl. shuffle)", bx, column(epochs, Epoch::byStep)),
+                new Plots.Series("Spark, Poisson drawn on the driver", bx, column(epochs, Epoch::driverSampled))),
+                true, true);
+    }
+
+    private static double[] column(List<Epoch> epochs, ToDoubleFunction<Epoch> f) {
+        return epochs.stream().mapToDouble(f).toArray();
     }
 
     /** One row of the epoch table (seconds). */
@@ -132,18 +141,18 @@ public final class SparkBenchSuite implements BenchSuite {
         double tp = Double.POSITIVE_INFINITY;
         for (int r = 0; r < 3; r++) {
             long seed = r;
-            tm = Math.min(tm, time(() -> seq.run(problem, seqPlan, Rngs.seeded(seed))));
-            tp = Math.min(tp, time(() -> planned.run(problem, plan, Rngs.seeded(seed))));
+            tm = Math.min(tm, seconds(() -> seq.run(problem, seqPlan, Rngs.seeded(seed))));
+            tp = Math.min(tp, seconds(() -> planned.run(problem, plan, Rngs.seeded(seed))));
         }
         SparkBatches warm = new SparkBatches(dist, Losses.logistic(), null);
-        double tw = time(() -> planned.run(warm, shape, dist.rows(), plan, Rngs.seeded(4)));
+        double tw = seconds(() -> planned.run(warm, shape, dist.rows(), plan, Rngs.seeded(4)));
         SparkBatches second = new SparkBatches(dist, Losses.logistic(), null);
-        double ts = time(() -> planned.run(second, shape, dist.rows(), plan, Rngs.seeded(3)));
+        double ts = seconds(() -> planned.run(second, shape, dist.rows(), plan, Rngs.seeded(3)));
         SparkBatches fastest = tw < ts ? warm : second;
         SparkBatches byStep = new SparkBatches(dist, Losses.logistic(), null, SparkBatches.Layout.BY_STEP);
-        double tb = time(() -> planned.run(byStep, shape, dist.rows(), plan, Rngs.seeded(3)));
-        double td = Math.min(time(() -> seq.run(new SparkBatches(dist, Losses.logistic(), null), shape, dist.rows(),
-                seqPlan, Rngs.seeded(3))), time(() -> seq.run(new SparkBatches(dist, Losses.logistic(), null), shape,
+        double tb = seconds(() -> planned.run(byStep, shape, dist.rows(), plan, Rngs.seeded(3)));
+        double td = Math.min(seconds(() -> seq.run(new SparkBatches(dist, Losses.logistic(), null), shape, dist.rows(),
+                seqPlan, Rngs.seeded(3))), seconds(() -> seq.run(new SparkBatches(dist, Losses.logistic(), null), shape,
                         dist.rows(), seqPlan, Rngs.seeded(4))));
         return new Epoch(b, steps, tm, tp, Math.min(tw, ts), fastest.planSeconds(), fastest.taskSeconds(), tb,
                 byStep.planSeconds(), td);
@@ -173,16 +182,15 @@ public final class SparkBenchSuite implements BenchSuite {
         double[] pr = new double[reps];
         StringBuilder g = new StringBuilder("rep,memory_s,spark_s,spark_with_rows_s,spark_rows_only_s\n");
         for (int r = 0; r < reps; r++) {
-            pm[r] = time(() -> local.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
-            ps[r] = time(() -> passes.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
-            pw[r] = time(() -> passes.meanGradientAndRows(loss, w, new DMatrixRMaj(d, 1), ids, k));
-            pr[r] = time(() -> passes.rows(ids, k));
+            pm[r] = seconds(() -> local.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
+            ps[r] = seconds(() -> passes.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
+            pw[r] = seconds(() -> passes.meanGradientAndRows(loss, w, new DMatrixRMaj(d, 1), ids, k));
+            pr[r] = seconds(() -> passes.rows(ids, k));
             g.append(r).append(',').append(pm[r]).append(',').append(ps[r]).append(',').append(pw[r]).append(',')
                     .append(pr[r]).append('\n');
         }
         Files.writeString(out.resolve("spark-full-gradient.csv"), g.toString());
-        double[] rx = new double[reps];
-        Arrays.setAll(rx, r -> r);
+        double[] rx = BenchStats.indices(reps);
         Plots.line(out.resolve("spark-full-gradient.png"), "Full-gradient pass, n=" + n + ", d=" + d, "repetition",
                 "seconds", List.of(new Plots.Series("in memory (1 thread)", rx, pm),
                         new Plots.Series("Spark treeAggregate", rx, ps),
@@ -194,17 +202,5 @@ public final class SparkBenchSuite implements BenchSuite {
         summary.put("svrg_rows_fetched", k);
         summary.put("full_gradient_with_rows_spark_median_s", median(pw));
         summary.put("rows_only_spark_median_s", median(pr));
-    }
-
-    private static double time(Runnable r) {
-        long t0 = System.nanoTime();
-        r.run();
-        return (System.nanoTime() - t0) / 1e9;
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 }
