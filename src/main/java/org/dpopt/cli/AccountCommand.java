@@ -69,6 +69,9 @@ final class AccountCommand implements Callable<Integer> {
     @Option(names = "--bound", defaultValue = "upper",
             description = "upper (a guarantee) | lower (optimistic; pld and ablq accountants)") String bound;
     @Option(names = "--json", description = "Print one JSON object.") boolean json;
+    @Option(names = "--progress", description = "calibrate: show the count of accountant evaluations on stderr even "
+            + "when it is not a terminal.") boolean progress;
+    @Option(names = "--quiet", description = "No progress output.") boolean quiet;
 
     @Override
     public Integer call() {

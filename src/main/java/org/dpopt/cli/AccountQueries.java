@@ -132,12 +132,22 @@ final class AccountQueries {
 
     /** The calibrated noise multiplier; an unreachable budget is refused as a bad --epsilon. */
     private double calibrated(PrivacyAccountant acc, AccountPlan plan, boolean lower, double e, double d) {
+        if (cmd.progress && cmd.quiet) {
+            throw Checks.fail("--progress", "absent with --quiet", true);
+        }
+        ProgressBar bar = new ProgressBar(cmd.spec.commandLine().getErr(), ProgressBar.wanted(cmd.progress, cmd.quiet),
+                "accountant evaluations");
+        long[] evaluations = {0};
+        java.util.function.DoubleFunction<org.dpopt.accounting.DpEvent> family = z -> {
+            bar.count(++evaluations[0]);
+            return plan.family().apply(z);
+        };
         try {
             if (!lower) {
-                return Calibration.noiseMultiplier(acc, plan.family(), e, d, 1e-6);
+                return Calibration.noiseMultiplier(acc, family, e, d, 1e-6);
             }
             if (acc instanceof AblqAccountant ablq) {
-                return ablq.noiseMultiplier(plan.family(), e, d, Bound.LOWER, 1e-6);
+                return ablq.noiseMultiplier(family, e, d, Bound.LOWER, 1e-6);
             }
             throw Checks.fail("--bound", "upper for calibration with --accountant " + acc.name()
                     + " (the optimistic calibration is implemented for ablq)", cmd.bound);
@@ -147,6 +157,8 @@ final class AccountQueries {
                         + " for some noise multiplier", e);
             }
             throw ex;
+        } finally {
+            bar.finish();
         }
     }
 

@@ -102,6 +102,21 @@ final class ProgressBar implements OptimizerAudit.Progress, ReleaseObserver {
                 || e instanceof AblqStepEvent ? 1 : 0;
     }
 
+    /** Draws a count whose total is not known in advance ("12 accountant evaluations, 3.1 s"). */
+    void count(long done) {
+        if (!show) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (now - lastDraw < 100_000_000L) {
+            return;
+        }
+        lastDraw = now;
+        err.print("\r" + done + " " + unit + ", " + String.format("%.1f s", (now - start) / 1e9));
+        err.flush();
+        drawn = true;
+    }
+
     void finish() {
         if (drawn) {
             err.println();
