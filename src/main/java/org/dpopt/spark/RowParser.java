@@ -88,7 +88,7 @@ final class RowParser implements Serializable {
 
     private void checkWidth(int width, long lineNo) {
         if (width != d + 1) {
-            throw new IllegalArgumentException(file + " line " + lineNo + " must have " + (d + 1) + " columns but had "
+            throw new IllegalArgumentException(file + " line " + lineNo + " must have " + (d + 1) + " columns but was "
                     + width);
         }
     }

@@ -108,7 +108,7 @@ public final class SparkData {
         long rows = SparkEngine.call(() -> blocks.map(b -> (long) b.rows).fold(0L, Long::sum));
         if (rows == 0) {
             blocks.unpersist(false);
-            throw new IllegalArgumentException(path + " must contain at least one data row but had 0");
+            throw new IllegalArgumentException(path + " must contain at least one data row but was 0");
         }
         return new DistributedData(spark, blocks, d, rowNormBound, rows, path);
     }
@@ -179,11 +179,11 @@ public final class SparkData {
     private static int csvWidth(JavaSparkContext jsc, String file) {
         List<String> first = SparkEngine.call(() -> jsc.textFile(file).filter(l -> !l.strip().isEmpty()).take(1));
         if (first.isEmpty()) {
-            throw new IllegalArgumentException(file + " must contain at least one data row but had 0");
+            throw new IllegalArgumentException(file + " must contain at least one data row but was 0");
         }
         int width = first.get(0).strip().split(",", -1).length;
         if (width < 2) {
-            throw new IllegalArgumentException(file + " must have at least 2 columns (features, label) but had "
+            throw new IllegalArgumentException(file + " must have at least 2 columns (features, label) but was "
                     + width);
         }
         return width;
@@ -258,7 +258,7 @@ public final class SparkData {
                 }
             }
             if (f.length < 2) {
-                throw new IllegalArgumentException(file + " must have at least 2 columns (features, label) but had "
+                throw new IllegalArgumentException(file + " must have at least 2 columns (features, label) but was "
                         + f.length);
             }
             checkDeclared(declared, f.length - 1, file);
@@ -274,7 +274,7 @@ public final class SparkData {
                 }
                 List<Object> xs = r.getList(featuresIndex);
                 if (xs.size() != d) {
-                    throw new IllegalArgumentException(file + " row " + rowNo + " must have " + d + " features but had "
+                    throw new IllegalArgumentException(file + " row " + rowNo + " must have " + d + " features but was "
                             + xs.size());
                 }
                 for (int j = 0; j < d; j++) {

@@ -58,7 +58,7 @@ class SparkDataTest {
         assertEquals(nan + " line 3 column 2 must be finite but was NaN",
                 refusal(nan, SparkData.Format.CSV, null, RowNormPolicy.PROJECT));
         Path width = file("w.csv", "0.1,0.2,1\n0.1,0.2,0\n0.3,1\n");
-        assertEquals(width + " line 3 must have 3 columns but had 2",
+        assertEquals(width + " line 3 must have 3 columns but was 2",
                 refusal(width, SparkData.Format.CSV, null, RowNormPolicy.PROJECT));
         Path text = file("t.csv", "x,y,label\n0.1,0.2,1\nx,y,label\n");
         assertEquals(text + " line 3 must be numeric but was 'x,y,label'",
@@ -71,7 +71,7 @@ class SparkDataTest {
                 refusal(longRow, SparkData.Format.CSV, null, RowNormPolicy.REJECT));
         Path empty = file("empty.csv", "\n\n");
         assertTrue(refusal(empty, SparkData.Format.CSV, null, RowNormPolicy.PROJECT)
-                .contains("must contain at least one data row but had 0"));
+                .contains("must contain at least one data row but was 0"));
         assertTrue(refusal(nan, SparkData.Format.CSV, 5, RowNormPolicy.PROJECT)
                 .contains("must be the declared --dimension 5 but was 2"));
         assertTrue(refusal(dir.resolve("missing.csv"), SparkData.Format.CSV, null, RowNormPolicy.PROJECT)
@@ -135,7 +135,7 @@ class SparkDataTest {
         String m = refusal(q, SparkData.Format.PARQUET, 3, RowNormPolicy.PROJECT);
         assertTrue(m.endsWith(" row 2 feature 2 must be finite but was null"), m);
         assertTrue(refusal(q, SparkData.Format.PARQUET, null, RowNormPolicy.PROJECT).startsWith("--dimension must be"));
-        assertTrue(refusal(q, SparkData.Format.PARQUET, 4, RowNormPolicy.PROJECT).contains("must have 4 features but had 3"));
+        assertTrue(refusal(q, SparkData.Format.PARQUET, 4, RowNormPolicy.PROJECT).contains("must have 4 features but was 3"));
     }
 
     @Test

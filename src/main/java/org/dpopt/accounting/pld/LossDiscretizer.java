@@ -127,7 +127,7 @@ final class LossDiscretizer {
 
     private static void requireFinite(double center, double scale) {
         if (!Double.isFinite(center) || !(scale > 0) || Double.isInfinite(scale)) {
-            throw new PldGridTooLargeException("PLD loss model must have a finite centre and scale but had " + center
+            throw new PldGridTooLargeException("PLD loss model must have a finite centre and scale but was " + center
                     + " and " + scale);
         }
     }
