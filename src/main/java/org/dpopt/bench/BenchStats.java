@@ -78,4 +78,17 @@ public final class BenchStats {
         Arrays.setAll(xs, i -> i);
         return xs;
     }
+
+    /**
+     * The synthetic logistic problem of the epoch benchmarks: n rows of dimension d from a planted
+     * vector of norm 2, generator seeded with 1 (announced on {@code progress}).
+     */
+    public static org.dpopt.loss.Problem logisticProblem(int n, int d, java.io.PrintWriter progress) {
+        org.apache.commons.rng.UniformRandomProvider rng = org.dpopt.noise.Rngs.seeded(1);
+        progress.println("generating n=" + n + ", d=" + d);
+        progress.flush();
+        org.dpopt.data.Dataset data = org.dpopt.data.Synthetic.logistic(n,
+                org.dpopt.data.Synthetic.plantedVector(d, 2.0, rng), rng).data();
+        return org.dpopt.loss.Problem.of(data, org.dpopt.loss.Losses.logistic());
+    }
 }

@@ -6,10 +6,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.rng.UniformRandomProvider;
-import org.dpopt.data.Dataset;
-import org.dpopt.data.Synthetic;
-import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.sgd.NoisySgd;
@@ -34,11 +30,7 @@ final class DpSgdEpochSuite implements BenchSuite {
         int n = quick ? 50_000 : 1_000_000;
         int d = 100;
         int reps = quick ? 3 : 7;
-        UniformRandomProvider rng = Rngs.seeded(1);
-        progress.println("generating n=" + n + ", d=" + d);
-        progress.flush();
-        Dataset data = Synthetic.logistic(n, Synthetic.plantedVector(d, 2.0, rng), rng).data();
-        Problem problem = Problem.of(data, Losses.logistic());
+        Problem problem = BenchStats.logisticProblem(n, d, progress);
         NoisySgd dp = NoisySgd.builder().batchSize(256).epochs(1).noiseMultiplier(1.0).diagnostics(false)
                 .accountant(new org.dpopt.accounting.RdpAccountant()).build();
         NonPrivateSgd plain = NonPrivateSgd.builder().batchSize(256).epochs(1).build();

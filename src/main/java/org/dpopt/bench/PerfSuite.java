@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
@@ -52,11 +51,8 @@ final class PerfSuite implements BenchSuite {
         int n = quick ? 50_000 : 1_000_000;
         int d = 100;
         int reps = quick ? 3 : 7;
-        UniformRandomProvider rng = Rngs.seeded(1);
-        progress.println("generating n=" + n + ", d=" + d);
-        progress.flush();
-        Dataset data = Synthetic.logistic(n, Synthetic.plantedVector(d, 2.0, rng), rng).data();
-        Problem problem = Problem.of(data, Losses.logistic());
+        Problem problem = BenchStats.logisticProblem(n, d, progress);
+        Dataset data = problem.data();
         double[][] t = new double[ROWS.length][reps];
         long[] allocated = new long[reps];
         for (int r = 0; r < reps; r++) {
