@@ -12,12 +12,11 @@ import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.Preset;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.sampling.PoissonSampler;
 
 /**
@@ -44,7 +43,7 @@ import org.dpopt.sampling.PoissonSampler;
  * <p>Privacy: add/remove-one, {@code T × PoissonSampled(q, Gaussian(z))}, z calibrated to the budget
  * for either preset.
  */
-public final class Bftt19Sgd implements PrivateOptimizer {
+public final class Bftt19Sgd extends BaseOptimizer {
     /** Practical preset: epochs. */
     public static final double PRACTICAL_EPOCHS = 30;
     /** Practical preset: the step size η (applied to the batch mean). */
@@ -57,30 +56,19 @@ public final class Bftt19Sgd implements PrivateOptimizer {
     private final int batchSize; // 0: the preset's
     private final double learningRate; // NaN: the preset's
     private final PrivacyAccountant accountant;
-    private final RunOptions options;
 
     private Bftt19Sgd(Builder b) {
+        super("nsgd", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
         this.preset = b.preset;
         this.epochs = b.epochs;
         this.batchSize = b.batchSize;
         this.learningRate = b.learningRate;
         this.accountant = b.accountant;
-        this.options = b.runOptions();
     }
 
     /** A builder (PLD accountant by default). */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public String name() {
-        return "nsgd";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.ADD_OR_REMOVE_ONE;
     }
 
     @Override
@@ -169,7 +157,7 @@ public final class Bftt19Sgd implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         SgdSchedule s = plan.detail(SgdSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         return run.finish(SgdLoop.run(run, s));
     }
 
@@ -223,11 +211,7 @@ public final class Bftt19Sgd implements PrivateOptimizer {
 
         /** The add/remove-one accountant that calibrates z (default PLD). */
         public Builder accountant(PrivacyAccountant a) {
-            Checks.notNull("accountant", a);
-            if (a.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
-                throw Checks.fail("accountant relation", "ADD_OR_REMOVE_ONE for nsgd", a.relation());
-            }
-            this.accountant = a;
+            this.accountant = requireRelation(a, NeighboringRelation.ADD_OR_REMOVE_ONE, "nsgd");
             return this;
         }
 

@@ -13,13 +13,12 @@ import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.BatchGradientSource;
 import org.dpopt.sampling.BatchSampler;
 import org.dpopt.sampling.DynamicShuffleSampler;
@@ -43,7 +42,7 @@ import org.dpopt.sampling.Samplers;
  * batch sum (ABLQ; see {@code org.dpopt.sampling}). With Poisson sampling the plan is made for the
  * public n and is valid for any dataset of at most n rows.
  */
-public final class NoisySgd implements PrivateOptimizer {
+public final class NoisySgd extends BaseOptimizer {
 
     private final Samplers.Recipe sampler;
     private final int batchSize;
@@ -53,9 +52,9 @@ public final class NoisySgd implements PrivateOptimizer {
     private final double l2;
     private final double fixedNoiseMultiplier; // NaN: calibrate
     private final PrivacyAccountant accountant;
-    private final RunOptions options;
 
     private NoisySgd(Builder b) {
+        super("dp-sgd", b.sampler.relation(), b.runOptions());
         this.sampler = b.sampler;
         this.batchSize = b.batchSize;
         this.epochs = b.epochs;
@@ -64,22 +63,11 @@ public final class NoisySgd implements PrivateOptimizer {
         this.l2 = b.l2;
         this.fixedNoiseMultiplier = b.noiseMultiplier;
         this.accountant = b.accountant;
-        this.options = b.runOptions();
     }
 
     /** A builder with the documented defaults. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public String name() {
-        return "dp-sgd";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return sampler.relation();
     }
 
     /**
@@ -109,7 +97,7 @@ public final class NoisySgd implements PrivateOptimizer {
         }
         BatchSampler drawn = sampler.create(n, b, epochs);
         BatchSampler accounted = drawn;
-        Mutation m = options.mutation();
+        Mutation m = options().mutation();
         if (m == Mutation.HALF_RATE_ACCOUNTING) {
             accounted = new PoissonSampler(b / 2.0, drawn.steps(n));
         } else if (m == Mutation.SHUFFLE_AS_POISSON) {
@@ -159,7 +147,7 @@ public final class NoisySgd implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         SgdSchedule s = plan.detail(SgdSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         return run.finish(SgdLoop.run(run, s));
     }
 
@@ -175,7 +163,7 @@ public final class NoisySgd implements PrivateOptimizer {
             UniformRandomProvider rng) {
         Checks.notNull("source", source);
         SgdSchedule s = plan.detail(SgdSchedule.class);
-        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options());
         return run.finish(SgdLoop.run(run, s, source));
     }
 
@@ -195,7 +183,7 @@ public final class NoisySgd implements PrivateOptimizer {
         b.l2 = l2;
         b.noiseMultiplier = fixedNoiseMultiplier;
         b.accountant = accountant;
-        return b.runOptions(options);
+        return b.runOptions(options());
     }
 
     @Override

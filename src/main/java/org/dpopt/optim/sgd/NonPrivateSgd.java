@@ -13,12 +13,11 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.oracle.GradientOracle;
 import org.ejml.data.DMatrixRMaj;
@@ -28,34 +27,23 @@ import org.ejml.data.DMatrixRMaj;
  * epochs, batch mean, optional weight decay, projection). Its report is ε = ∞; it exists so that
  * benchmarks can show the price of privacy.
  */
-public final class NonPrivateSgd implements PrivateOptimizer {
+public final class NonPrivateSgd extends BaseOptimizer {
     private final int batchSize;
     private final double epochs;
     private final double learningRate;
     private final double l2;
-    private final RunOptions options;
 
     private NonPrivateSgd(Builder b) {
+        super("non-private", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
         this.batchSize = b.batchSize;
         this.epochs = b.epochs;
         this.learningRate = b.learningRate;
         this.l2 = b.l2;
-        this.options = b.runOptions();
     }
 
     /** A builder: b = min(256, n/10), 30 epochs, η = 1, no decay. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public String name() {
-        return "non-private";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.ADD_OR_REMOVE_ONE;
     }
 
     /** Detail of a plan. */
@@ -88,7 +76,7 @@ public final class NonPrivateSgd implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         Schedule s = plan.detail(Schedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         Dataset data = problem.data();
         int n = data.size();
         int d = problem.parameterDimension();
