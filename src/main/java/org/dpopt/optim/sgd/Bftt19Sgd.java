@@ -15,7 +15,6 @@ import org.dpopt.optim.Preset;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.BaseOptimizer;
-import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.sampling.PoissonSampler;
 
@@ -166,15 +165,17 @@ public final class Bftt19Sgd extends BaseOptimizer {
         return "Bftt19Sgd(preset=" + preset.key() + ", accountant=" + accountant.name() + ")";
     }
 
-    /** Builder. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
+    /**
+     * Builder. {@code epochs}, {@code batchSize} and {@code learningRate} apply to the practical preset
+     * only (defaults {@value #PRACTICAL_EPOCHS} epochs, b = min(256, n/10), η =
+     * {@value #PRACTICAL_LEARNING_RATE}).
+     */
+    public static final class Builder extends SgdBuilder<Builder> {
         private Preset preset = Preset.PRACTICAL;
-        private double epochs = Double.NaN;
-        private int batchSize = 0;
-        private double learningRate = Double.NaN;
         private PrivacyAccountant accountant = new PldAccountant();
 
         private Builder() {
+            super(0, Double.NaN, Double.NaN); // unset: the preset's
         }
 
         @Override
@@ -188,24 +189,6 @@ public final class Bftt19Sgd extends BaseOptimizer {
          */
         public Builder preset(Preset p) {
             this.preset = Checks.notNull("preset", p);
-            return this;
-        }
-
-        /** Practical preset only: epochs E &gt; 0 (default {@value #PRACTICAL_EPOCHS}). */
-        public Builder epochs(double e) {
-            this.epochs = Checks.finite("epochs", Checks.positive("epochs", e));
-            return this;
-        }
-
-        /** Practical preset only: expected batch size b ≥ 1 (default min(256, n/10)). */
-        public Builder batchSize(int b) {
-            this.batchSize = Checks.atLeastOne("batchSize", b);
-            return this;
-        }
-
-        /** Practical preset only: step size η &gt; 0 (default {@value #PRACTICAL_LEARNING_RATE}). */
-        public Builder learningRate(double eta) {
-            this.learningRate = Checks.finite("learningRate", Checks.positive("learningRate", eta));
             return this;
         }
 

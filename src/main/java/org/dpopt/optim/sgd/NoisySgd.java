@@ -17,7 +17,6 @@ import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.Mutation;
-import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.oracle.BatchGradientSource;
 import org.dpopt.sampling.BatchSampler;
@@ -193,18 +192,16 @@ public final class NoisySgd extends BaseOptimizer {
                 + ", accountant=" + accountant().name() + ")";
     }
 
-    /** Builder; every setter validates. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
+    /** Builder; every setter validates (defaults: b = min(256, n/10), E = 30, η = 1.0). */
+    public static final class Builder extends SgdBuilder<Builder> {
         private Samplers.Recipe sampler = Samplers.poisson();
-        private int batchSize = 0; // 0: default min(256, n/10)
-        private double epochs = 30;
         private double clipNorm = 1.0;
-        private double learningRate = 1.0;
         private double l2 = 0;
         private double noiseMultiplier = Double.NaN;
         private PrivacyAccountant accountant = null; // null: chosen by the sampler's relation
 
         private Builder() {
+            super(0, 30, 1.0); // batch size 0: min(256, n/10)
         }
 
         @Override
@@ -218,27 +215,9 @@ public final class NoisySgd extends BaseOptimizer {
             return this;
         }
 
-        /** Expected batch size b ≥ 1 (default min(256, n/10)). */
-        public Builder batchSize(int b) {
-            this.batchSize = Checks.atLeastOne("batchSize", b);
-            return this;
-        }
-
-        /** Epochs E &gt; 0 (default 30); T = ⌈E·n/b⌉. */
-        public Builder epochs(double e) {
-            this.epochs = Checks.positive("epochs", e);
-            return this;
-        }
-
         /** Clip norm C &gt; 0 (default 1). */
         public Builder clipNorm(double c) {
             this.clipNorm = Checks.positive("clipNorm", c);
-            return this;
-        }
-
-        /** Learning rate η &gt; 0 (default 1.0, applied to the batch mean). */
-        public Builder learningRate(double eta) {
-            this.learningRate = Checks.positive("learningRate", eta);
             return this;
         }
 

@@ -16,7 +16,6 @@ import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.BaseOptimizer;
-import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.oracle.GradientOracle;
@@ -107,35 +106,15 @@ public final class NonPrivateSgd extends BaseOptimizer {
     }
 
     /** Builder. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
-        private int batchSize = 0;
-        private double epochs = 30;
-        private double learningRate = 1.0;
+    public static final class Builder extends SgdBuilder<Builder> {
         private double l2 = 0;
 
         private Builder() {
+            super(0, 30, 1.0); // batch size 0: min(256, n/10)
         }
 
         @Override
         protected Builder self() {
-            return this;
-        }
-
-        /** Batch size b ≥ 1 (default min(256, n/10)). */
-        public Builder batchSize(int b) {
-            this.batchSize = Checks.atLeastOne("batchSize", b);
-            return this;
-        }
-
-        /** Epochs E &gt; 0 (default 30). */
-        public Builder epochs(double e) {
-            this.epochs = Checks.positive("epochs", e);
-            return this;
-        }
-
-        /** Step size η &gt; 0 (default 1). */
-        public Builder learningRate(double eta) {
-            this.learningRate = Checks.positive("learningRate", eta);
             return this;
         }
 
