@@ -17,8 +17,14 @@ public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> {
     protected OptimizerBuilder() {
     }
 
-    /** This builder, typed. */
-    protected abstract B self();
+    /**
+     * This builder, typed. Concrete builders are declared {@code Foo.Builder extends
+     * OptimizerBuilder<Foo.Builder>}, so the cast holds.
+     */
+    @SuppressWarnings("unchecked")
+    protected B self() {
+        return (B) this;
+    }
 
     /**
      * Whether runs compute non-private diagnostics (training loss, realized counts, ...), reported

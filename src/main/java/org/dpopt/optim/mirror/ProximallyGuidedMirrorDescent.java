@@ -309,11 +309,6 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * A public, data-independent starting point w_1 (copied; mapped into W). Default: a random
          * direction with ‖w_1‖_p̃ = D/2 drawn from the run's rng.

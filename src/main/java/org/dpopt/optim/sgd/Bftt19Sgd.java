@@ -178,11 +178,6 @@ public final class Bftt19Sgd extends BaseOptimizer {
             super(0, Double.NaN, Double.NaN); // unset: the preset's
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * {@link Preset#PRACTICAL} (default: DP-SGD's schedule, tail-averaged, over the ball) or
          * {@link Preset#PAPER} (T, η and m from Theorem 3.2, all iterates averaged).

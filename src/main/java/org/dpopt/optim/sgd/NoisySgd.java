@@ -204,11 +204,6 @@ public final class NoisySgd extends BaseOptimizer {
             super(0, 30, 1.0); // batch size 0: min(256, n/10)
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /** Batch sampler recipe (default Poisson). */
         public Builder sampler(Samplers.Recipe r) {
             this.sampler = Checks.notNull("sampler", r);

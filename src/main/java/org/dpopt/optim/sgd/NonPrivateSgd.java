@@ -113,11 +113,6 @@ public final class NonPrivateSgd extends BaseOptimizer {
             super(0, 30, 1.0); // batch size 0: min(256, n/10)
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /** Weight decay λ ≥ 0 (default 0). */
         public Builder l2(double lambda) {
             this.l2 = Checks.nonNegative("l2", lambda);

@@ -301,11 +301,6 @@ public final class PhasedSgd extends BaseOptimizer {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /** Gradient oracle (default AUTO). */
         public Builder oracle(OracleChoice o) {
             this.oracle = Checks.notNull("oracle", o);

@@ -173,11 +173,6 @@ public final class ProxSgd implements PrivateOptimizer {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * Practical mode: run this DP-SGD (its sampler, batch size, epochs, clip norm, step, accountant)
          * on the envelope instead of the BFTT19 paper preset.
