@@ -2,7 +2,10 @@ package org.dpopt.optim.core;
 
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
+import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunPlan;
 
 /**
  * What every optimizer of the run core holds the same way: its catalog name, the neighbouring relation
@@ -29,6 +32,27 @@ public abstract class BaseOptimizer implements PrivateOptimizer {
     @Override
     public final NeighboringRelation relation() {
         return relation;
+    }
+
+    /**
+     * Checks the arguments (a null shape, or a null budget where {@link #needsBudget()}, is refused) and
+     * plans with {@link #planFor}.
+     */
+    @Override
+    public final RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
+        Checks.notNull("shape", shape);
+        if (needsBudget()) {
+            Checks.notNull("budget", budget);
+        }
+        return planFor(shape, budget);
+    }
+
+    /** The plan for a checked shape and budget (from public constants only: never reads data). */
+    protected abstract RunPlan planFor(ProblemShape shape, PrivacyBudget budget);
+
+    /** False for an optimizer that ignores the budget (a non-private baseline); true by default. */
+    protected boolean needsBudget() {
+        return true;
     }
 
     /** The shared run settings (diagnostics, mutation, observer) every run of this optimizer uses. */

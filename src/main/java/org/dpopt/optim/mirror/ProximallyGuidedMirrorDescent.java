@@ -100,9 +100,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         shape.requireScalarModel(name());
         double radius = shape.domain().centredBallRadius().orElseThrow(() -> Checks.fail("domain",
                 "a centred L2 ball (give --radius)", shape.domain()));

@@ -71,9 +71,7 @@ public final class Bftt19Sgd extends BaseOptimizer {
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
         int d = shape.parameterDimension(); // the dimension of the noise (k·d for a k-class model)
         double eps = budget.epsilon();

@@ -86,9 +86,7 @@ public final class NoisySgd extends BaseOptimizer {
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
         int b = batchSize > 0 ? batchSize : defaultBatchSize(n);
         if (b > n) {

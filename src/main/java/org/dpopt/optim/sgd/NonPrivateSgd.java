@@ -49,10 +49,14 @@ public final class NonPrivateSgd extends BaseOptimizer {
     private record Schedule(int batchSize, long stepsPerEpoch, long steps) {
     }
 
-    /** Plans the run; the budget is ignored (and may be null): nothing is private. */
+    /** The budget is ignored (and may be null): nothing is private. */
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
+    protected boolean needsBudget() {
+        return false;
+    }
+
+    @Override
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
         int b = batchSize > 0 ? Math.min(batchSize, n) : NoisySgd.defaultBatchSize(n);
         long perEpoch = (n + b - 1) / b;

@@ -123,9 +123,7 @@ public final class PhasedSgd extends BaseOptimizer {
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         shape.requireScalarModel(name());
         int n = shape.size();
         if (n < 2) {
