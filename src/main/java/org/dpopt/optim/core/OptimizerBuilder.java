@@ -1,5 +1,7 @@
 package org.dpopt.optim.core;
 
+import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -15,8 +17,14 @@ public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> {
     protected OptimizerBuilder() {
     }
 
-    /** This builder, typed. */
-    protected abstract B self();
+    /**
+     * This builder, typed. Concrete builders are declared {@code Foo.Builder extends
+     * OptimizerBuilder<Foo.Builder>}, so the cast holds.
+     */
+    @SuppressWarnings("unchecked")
+    protected B self() {
+        return (B) this;
+    }
 
     /**
      * Whether runs compute non-private diagnostics (training loss, realized counts, ...), reported
@@ -43,6 +51,21 @@ public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> {
     public B runOptions(RunOptions o) {
         options = Checks.notNull("options", o);
         return self();
+    }
+
+    /**
+     * For accountant setters: a, checked to state its guarantee under {@code relation}, the relation of
+     * {@code algorithm}'s guarantee.
+     *
+     * @throws IllegalArgumentException if a is null or accounts under another relation
+     */
+    protected static PrivacyAccountant requireRelation(PrivacyAccountant a, NeighboringRelation relation,
+            String algorithm) {
+        Checks.notNull("accountant", a);
+        if (a.relation() != relation) {
+            throw Checks.fail("accountant relation", relation + " for " + algorithm, a.relation());
+        }
+        return a;
     }
 
     /** The shared settings. */

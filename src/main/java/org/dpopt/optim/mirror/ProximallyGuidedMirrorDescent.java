@@ -2,7 +2,6 @@ package org.dpopt.optim.mirror;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
-import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.ParallelComposedEvent;
 import org.dpopt.accounting.PrivacyAccountant;
@@ -15,12 +14,11 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.sampling.Partitions;
 import org.ejml.data.DMatrixRMaj;
 
@@ -63,7 +61,7 @@ import org.ejml.data.DMatrixRMaj;
  * Records are labelled and sampled independently of one another, so the plan is valid for any dataset
  * of at most the planned n rows. The random start and t* depend on the rng only.
  */
-public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
+public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
 
     /**
      * For a convex loss (declared ρ = 0) the default ρ is C/(this·D): a weak proximal pull, so the few
@@ -83,9 +81,9 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
     private final int trajectoryPoints;
     private final PrivacyAccountant accountant;
     private final DMatrixRMaj initialPoint; // null: random
-    private final RunOptions options;
 
     private ProximallyGuidedMirrorDescent(Builder b) {
+        super("pg-mirror-descent", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
         this.initialPoint = b.initialPoint == null ? null : b.initialPoint.copy();
         this.p = b.p;
         this.rounds = b.rounds;
@@ -94,7 +92,6 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         this.diagnosticIterations = b.diagnosticIterations;
         this.trajectoryPoints = b.trajectoryPoints;
         this.accountant = b.accountant;
-        this.options = b.runOptions();
     }
 
     /** A builder (p = 2, automatic T_out and K, RDP accountant). */
@@ -103,19 +100,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
     }
 
     @Override
-    public String name() {
-        return "pg-mirror-descent";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.ADD_OR_REMOVE_ONE;
-    }
-
-    @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         shape.requireScalarModel(name());
         double radius = shape.domain().centredBallRadius().orElseThrow(() -> Checks.fail("domain",
                 "a centred L2 ball (give --radius)", shape.domain()));
@@ -215,7 +200,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         PgmdSchedule s = plan.detail(PgmdSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         int n = plan.shape().size();
         int[][] parts = Partitions.independentLabels(n, s.parts(), run.rng());
         int tStar = run.rng().nextInt(s.rounds()) + 1;
@@ -322,11 +307,6 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * A public, data-independent starting point w_1 (copied; mapped into W). Default: a random
          * direction with ‖w_1‖_p̃ = D/2 drawn from the run's rng.
@@ -392,11 +372,7 @@ public final class ProximallyGuidedMirrorDescent implements PrivateOptimizer {
 
         /** Accountant for calibration and the report (default RDP; must be add/remove-one). */
         public Builder accountant(PrivacyAccountant a) {
-            Checks.notNull("accountant", a);
-            if (a.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
-                throw Checks.fail("accountant relation", "ADD_OR_REMOVE_ONE for pg-mirror-descent", a.relation());
-            }
-            this.accountant = a;
+            this.accountant = requireRelation(a, NeighboringRelation.ADD_OR_REMOVE_ONE, "pg-mirror-descent");
             return this;
         }
 

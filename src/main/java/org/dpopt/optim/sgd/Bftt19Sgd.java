@@ -12,12 +12,10 @@ import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.Preset;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
-import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.sampling.PoissonSampler;
 
 /**
@@ -44,7 +42,7 @@ import org.dpopt.sampling.PoissonSampler;
  * <p>Privacy: add/remove-one, {@code T × PoissonSampled(q, Gaussian(z))}, z calibrated to the budget
  * for either preset.
  */
-public final class Bftt19Sgd implements PrivateOptimizer {
+public final class Bftt19Sgd extends BaseOptimizer {
     /** Practical preset: epochs. */
     public static final double PRACTICAL_EPOCHS = 30;
     /** Practical preset: the step size η (applied to the batch mean). */
@@ -57,15 +55,14 @@ public final class Bftt19Sgd implements PrivateOptimizer {
     private final int batchSize; // 0: the preset's
     private final double learningRate; // NaN: the preset's
     private final PrivacyAccountant accountant;
-    private final RunOptions options;
 
     private Bftt19Sgd(Builder b) {
+        super("nsgd", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
         this.preset = b.preset;
         this.epochs = b.epochs;
         this.batchSize = b.batchSize;
         this.learningRate = b.learningRate;
         this.accountant = b.accountant;
-        this.options = b.runOptions();
     }
 
     /** A builder (PLD accountant by default). */
@@ -74,19 +71,7 @@ public final class Bftt19Sgd implements PrivateOptimizer {
     }
 
     @Override
-    public String name() {
-        return "nsgd";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.ADD_OR_REMOVE_ONE;
-    }
-
-    @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
         int d = shape.parameterDimension(); // the dimension of the noise (k·d for a k-class model)
         double eps = budget.epsilon();
@@ -169,7 +154,7 @@ public final class Bftt19Sgd implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         SgdSchedule s = plan.detail(SgdSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         return run.finish(SgdLoop.run(run, s));
     }
 
@@ -178,20 +163,17 @@ public final class Bftt19Sgd implements PrivateOptimizer {
         return "Bftt19Sgd(preset=" + preset.key() + ", accountant=" + accountant.name() + ")";
     }
 
-    /** Builder. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
+    /**
+     * Builder. {@code epochs}, {@code batchSize} and {@code learningRate} apply to the practical preset
+     * only (defaults {@value #PRACTICAL_EPOCHS} epochs, b = min(256, n/10), η =
+     * {@value #PRACTICAL_LEARNING_RATE}).
+     */
+    public static final class Builder extends SgdBuilder<Builder> {
         private Preset preset = Preset.PRACTICAL;
-        private double epochs = Double.NaN;
-        private int batchSize = 0;
-        private double learningRate = Double.NaN;
         private PrivacyAccountant accountant = new PldAccountant();
 
         private Builder() {
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
+            super(0, Double.NaN, Double.NaN); // unset: the preset's
         }
 
         /**
@@ -203,31 +185,9 @@ public final class Bftt19Sgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Practical preset only: epochs E &gt; 0 (default {@value #PRACTICAL_EPOCHS}). */
-        public Builder epochs(double e) {
-            this.epochs = Checks.finite("epochs", Checks.positive("epochs", e));
-            return this;
-        }
-
-        /** Practical preset only: expected batch size b ≥ 1 (default min(256, n/10)). */
-        public Builder batchSize(int b) {
-            this.batchSize = Checks.atLeastOne("batchSize", b);
-            return this;
-        }
-
-        /** Practical preset only: step size η &gt; 0 (default {@value #PRACTICAL_LEARNING_RATE}). */
-        public Builder learningRate(double eta) {
-            this.learningRate = Checks.finite("learningRate", Checks.positive("learningRate", eta));
-            return this;
-        }
-
         /** The add/remove-one accountant that calibrates z (default PLD). */
         public Builder accountant(PrivacyAccountant a) {
-            Checks.notNull("accountant", a);
-            if (a.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
-                throw Checks.fail("accountant relation", "ADD_OR_REMOVE_ONE for nsgd", a.relation());
-            }
-            this.accountant = a;
+            this.accountant = requireRelation(a, NeighboringRelation.ADD_OR_REMOVE_ONE, "nsgd");
             return this;
         }
 

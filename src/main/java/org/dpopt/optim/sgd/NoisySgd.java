@@ -13,13 +13,11 @@ import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.Mutation;
-import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.BatchGradientSource;
 import org.dpopt.sampling.BatchSampler;
 import org.dpopt.sampling.DynamicShuffleSampler;
@@ -43,7 +41,7 @@ import org.dpopt.sampling.Samplers;
  * batch sum (ABLQ; see {@code org.dpopt.sampling}). With Poisson sampling the plan is made for the
  * public n and is valid for any dataset of at most n rows.
  */
-public final class NoisySgd implements PrivateOptimizer {
+public final class NoisySgd extends BaseOptimizer {
 
     private final Samplers.Recipe sampler;
     private final int batchSize;
@@ -53,9 +51,9 @@ public final class NoisySgd implements PrivateOptimizer {
     private final double l2;
     private final double fixedNoiseMultiplier; // NaN: calibrate
     private final PrivacyAccountant accountant;
-    private final RunOptions options;
 
     private NoisySgd(Builder b) {
+        super("dp-sgd", b.sampler.relation(), b.runOptions());
         this.sampler = b.sampler;
         this.batchSize = b.batchSize;
         this.epochs = b.epochs;
@@ -64,22 +62,11 @@ public final class NoisySgd implements PrivateOptimizer {
         this.l2 = b.l2;
         this.fixedNoiseMultiplier = b.noiseMultiplier;
         this.accountant = b.accountant;
-        this.options = b.runOptions();
     }
 
     /** A builder with the documented defaults. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public String name() {
-        return "dp-sgd";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return sampler.relation();
     }
 
     /**
@@ -99,9 +86,7 @@ public final class NoisySgd implements PrivateOptimizer {
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
         int b = batchSize > 0 ? batchSize : defaultBatchSize(n);
         if (b > n) {
@@ -109,7 +94,7 @@ public final class NoisySgd implements PrivateOptimizer {
         }
         BatchSampler drawn = sampler.create(n, b, epochs);
         BatchSampler accounted = drawn;
-        Mutation m = options.mutation();
+        Mutation m = options().mutation();
         if (m == Mutation.HALF_RATE_ACCOUNTING) {
             accounted = new PoissonSampler(b / 2.0, drawn.steps(n));
         } else if (m == Mutation.SHUFFLE_AS_POISSON) {
@@ -159,7 +144,7 @@ public final class NoisySgd implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         SgdSchedule s = plan.detail(SgdSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         return run.finish(SgdLoop.run(run, s));
     }
 
@@ -175,7 +160,7 @@ public final class NoisySgd implements PrivateOptimizer {
             UniformRandomProvider rng) {
         Checks.notNull("source", source);
         SgdSchedule s = plan.detail(SgdSchedule.class);
-        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options());
         return run.finish(SgdLoop.run(run, s, source));
     }
 
@@ -195,7 +180,7 @@ public final class NoisySgd implements PrivateOptimizer {
         b.l2 = l2;
         b.noiseMultiplier = fixedNoiseMultiplier;
         b.accountant = accountant;
-        return b.runOptions(options);
+        return b.runOptions(options());
     }
 
     @Override
@@ -205,23 +190,16 @@ public final class NoisySgd implements PrivateOptimizer {
                 + ", accountant=" + accountant().name() + ")";
     }
 
-    /** Builder; every setter validates. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
+    /** Builder; every setter validates (defaults: b = min(256, n/10), E = 30, η = 1.0). */
+    public static final class Builder extends SgdBuilder<Builder> {
         private Samplers.Recipe sampler = Samplers.poisson();
-        private int batchSize = 0; // 0: default min(256, n/10)
-        private double epochs = 30;
         private double clipNorm = 1.0;
-        private double learningRate = 1.0;
         private double l2 = 0;
         private double noiseMultiplier = Double.NaN;
         private PrivacyAccountant accountant = null; // null: chosen by the sampler's relation
 
         private Builder() {
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
+            super(0, 30, 1.0); // batch size 0: min(256, n/10)
         }
 
         /** Batch sampler recipe (default Poisson). */
@@ -230,27 +208,9 @@ public final class NoisySgd implements PrivateOptimizer {
             return this;
         }
 
-        /** Expected batch size b ≥ 1 (default min(256, n/10)). */
-        public Builder batchSize(int b) {
-            this.batchSize = Checks.atLeastOne("batchSize", b);
-            return this;
-        }
-
-        /** Epochs E &gt; 0 (default 30); T = ⌈E·n/b⌉. */
-        public Builder epochs(double e) {
-            this.epochs = Checks.positive("epochs", e);
-            return this;
-        }
-
         /** Clip norm C &gt; 0 (default 1). */
         public Builder clipNorm(double c) {
             this.clipNorm = Checks.positive("clipNorm", c);
-            return this;
-        }
-
-        /** Learning rate η &gt; 0 (default 1.0, applied to the batch mean). */
-        public Builder learningRate(double eta) {
-            this.learningRate = Checks.positive("learningRate", eta);
             return this;
         }
 

@@ -13,12 +13,10 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
-import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.oracle.GradientOracle;
 import org.ejml.data.DMatrixRMaj;
@@ -28,19 +26,18 @@ import org.ejml.data.DMatrixRMaj;
  * epochs, batch mean, optional weight decay, projection). Its report is ε = ∞; it exists so that
  * benchmarks can show the price of privacy.
  */
-public final class NonPrivateSgd implements PrivateOptimizer {
+public final class NonPrivateSgd extends BaseOptimizer {
     private final int batchSize;
     private final double epochs;
     private final double learningRate;
     private final double l2;
-    private final RunOptions options;
 
     private NonPrivateSgd(Builder b) {
+        super("non-private", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
         this.batchSize = b.batchSize;
         this.epochs = b.epochs;
         this.learningRate = b.learningRate;
         this.l2 = b.l2;
-        this.options = b.runOptions();
     }
 
     /** A builder: b = min(256, n/10), 30 epochs, η = 1, no decay. */
@@ -48,24 +45,18 @@ public final class NonPrivateSgd implements PrivateOptimizer {
         return new Builder();
     }
 
-    @Override
-    public String name() {
-        return "non-private";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.ADD_OR_REMOVE_ONE;
-    }
-
     /** Detail of a plan. */
     private record Schedule(int batchSize, long stepsPerEpoch, long steps) {
     }
 
-    /** Plans the run; the budget is ignored (and may be null): nothing is private. */
+    /** The budget is ignored (and may be null): nothing is private. */
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
+    protected boolean needsBudget() {
+        return false;
+    }
+
+    @Override
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
         int b = batchSize > 0 ? Math.min(batchSize, n) : NoisySgd.defaultBatchSize(n);
         long perEpoch = (n + b - 1) / b;
@@ -88,7 +79,7 @@ public final class NonPrivateSgd implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         Schedule s = plan.detail(Schedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         Dataset data = problem.data();
         int n = data.size();
         int d = problem.parameterDimension();
@@ -119,36 +110,11 @@ public final class NonPrivateSgd implements PrivateOptimizer {
     }
 
     /** Builder. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
-        private int batchSize = 0;
-        private double epochs = 30;
-        private double learningRate = 1.0;
+    public static final class Builder extends SgdBuilder<Builder> {
         private double l2 = 0;
 
         private Builder() {
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        /** Batch size b ≥ 1 (default min(256, n/10)). */
-        public Builder batchSize(int b) {
-            this.batchSize = Checks.atLeastOne("batchSize", b);
-            return this;
-        }
-
-        /** Epochs E &gt; 0 (default 30). */
-        public Builder epochs(double e) {
-            this.epochs = Checks.positive("epochs", e);
-            return this;
-        }
-
-        /** Step size η &gt; 0 (default 1). */
-        public Builder learningRate(double eta) {
-            this.learningRate = Checks.positive("learningRate", eta);
-            return this;
+            super(0, 30, 1.0); // batch size 0: min(256, n/10)
         }
 
         /** Weight decay λ ≥ 0 (default 0). */

@@ -17,12 +17,11 @@ import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.oracle.GllBisectionProx;
 import org.dpopt.oracle.GradientOracle;
@@ -67,7 +66,7 @@ import org.ejml.data.DMatrixRMaj;
  * arXiv:2107.05585 (Algorithm 2, Thms 6–7). Rate: O(LD(1/√n + √(d ln(1/δ))/(εn))) in O(n log n) scalar
  * work for GLLs.
  */
-public final class PhasedSgd implements PrivateOptimizer {
+public final class PhasedSgd extends BaseOptimizer {
 
     /** Which gradient oracle drives the phases. */
     public enum OracleChoice {
@@ -95,9 +94,9 @@ public final class PhasedSgd implements PrivateOptimizer {
     private final double bisectionAccuracy; // NaN: L0/n
     private final RecordOrder order;
     private final PrivacyAccountant accountant;
-    private final RunOptions options;
 
     private PhasedSgd(Builder b) {
+        super("phased-sgd", NeighboringRelation.REPLACE_ONE, b.runOptions());
         this.oracle = b.oracle;
         this.noise = b.noise;
         this.baseStepSize = b.baseStepSize;
@@ -106,7 +105,6 @@ public final class PhasedSgd implements PrivateOptimizer {
         this.bisectionAccuracy = b.bisectionAccuracy;
         this.order = b.order;
         this.accountant = b.accountant;
-        this.options = b.runOptions();
     }
 
     /** A builder with the theorem defaults. */
@@ -119,25 +117,13 @@ public final class PhasedSgd implements PrivateOptimizer {
         return builder().build();
     }
 
-    @Override
-    public String name() {
-        return "phased-sgd";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.REPLACE_ONE;
-    }
-
     /** k = ⌈log₂ n⌉ for n ≥ 2. */
     static int phaseCount(int n) {
         return 32 - Integer.numberOfLeadingZeros(n - 1);
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         shape.requireScalarModel(name());
         int n = shape.size();
         if (n < 2) {
@@ -237,7 +223,7 @@ public final class PhasedSgd implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         PhasedSchedule s = plan.detail(PhasedSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         return run.finish(phases(run, s));
     }
 
@@ -313,11 +299,6 @@ public final class PhasedSgd implements PrivateOptimizer {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /** Gradient oracle (default AUTO). */
         public Builder oracle(OracleChoice o) {
             this.oracle = Checks.notNull("oracle", o);
@@ -366,11 +347,7 @@ public final class PhasedSgd implements PrivateOptimizer {
 
         /** Accountant under REPLACE_ONE (default basic composition: exact Gaussian curve per phase). */
         public Builder accountant(PrivacyAccountant a) {
-            Checks.notNull("accountant", a);
-            if (a.relation() != NeighboringRelation.REPLACE_ONE) {
-                throw Checks.fail("accountant relation", "REPLACE_ONE for phased-sgd", a.relation());
-            }
-            this.accountant = a;
+            this.accountant = requireRelation(a, NeighboringRelation.REPLACE_ONE, "phased-sgd");
             return this;
         }
 

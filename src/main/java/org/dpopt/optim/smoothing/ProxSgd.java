@@ -173,11 +173,6 @@ public final class ProxSgd implements PrivateOptimizer {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * Practical mode: run this DP-SGD (its sampler, batch size, epochs, clip norm, step, accountant)
          * on the envelope instead of the BFTT19 paper preset.
@@ -189,11 +184,7 @@ public final class ProxSgd implements PrivateOptimizer {
 
         /** The add/remove-one accountant of the paper preset (default PLD; practical mode uses its own). */
         public Builder accountant(PrivacyAccountant a) {
-            Checks.notNull("accountant", a);
-            if (a.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
-                throw Checks.fail("accountant relation", "ADD_OR_REMOVE_ONE for prox-sgd", a.relation());
-            }
-            this.accountant = a;
+            this.accountant = requireRelation(a, NeighboringRelation.ADD_OR_REMOVE_ONE, "prox-sgd");
             return this;
         }
 
