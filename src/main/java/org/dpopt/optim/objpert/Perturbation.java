@@ -59,8 +59,8 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
      * @param shape the public shape
      * @param epsilon ε of the theorem
      * @param delta δ of the theorem
-     * @param lambda λ, or NaN for the rule: the theorem's λ at the radius M of {@code rule}
-     * @param rule M and whether λ is raised to the smoothness limit (see {@link LambdaRule})
+     * @param lambda λ, or NaN for the rule's value
+     * @param rule the λ rule of the preset (see {@link LambdaRule})
      * @param noise the σ_G rule
      * @param epsilonName how ε is named in messages ("eps" or "eps/2")
      * @param mutation {@link Mutation#OBJPERT_BETA} for the audit mutant (λ too small, check skipped)
