@@ -25,7 +25,7 @@ final class ApproximateObjectivePerturbationSpec implements AlgorithmSpec {
     @Override
     public Map<Flag<?>, String> flags() {
         Map<Flag<?>, String> m = new LinkedHashMap<>();
-        m.put(Flag.RADIUS, "none (practical: the theorem's lambda at comparator radius 20; paper: required)");
+        m.put(Flag.RADIUS, "none (practical: lambda = 10 beta/(eps n) on R^d; paper: required)");
         m.put(Flag.L2, "the theorem's lambda at the radius");
         m.put(Flag.PRESET, "practical");
         m.put(Flag.EPOCHS, "the certified epoch budget");

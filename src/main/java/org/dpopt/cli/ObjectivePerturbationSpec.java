@@ -8,7 +8,8 @@ import org.dpopt.optim.objpert.ObjectivePerturbation;
 /**
  * {@code objective-perturbation}: exact objective perturbation for smooth GLM losses (logistic,
  * squared, huber, smoothed-hinge; hinge and absolute are refused: not smooth), certified Newton solve.
- * {@code --l2} sets λ in λ‖w‖² (default: the theorem's value, which needs {@code --radius}).
+ * {@code --l2} sets λ in λ‖w‖² (default: practical 10·β/(εn) on ℝ^d, the theorem's value with
+ * {@code --radius}).
  */
 final class ObjectivePerturbationSpec implements AlgorithmSpec {
 
@@ -25,7 +26,7 @@ final class ObjectivePerturbationSpec implements AlgorithmSpec {
     @Override
     public Map<Flag<?>, String> flags() {
         Map<Flag<?>, String> m = new LinkedHashMap<>();
-        m.put(Flag.RADIUS, "none (practical: the theorem's lambda at comparator radius 20; paper: required)");
+        m.put(Flag.RADIUS, "none (practical: lambda = 10 beta/(eps n) on R^d; paper: required)");
         m.put(Flag.L2, "the theorem's lambda at the radius");
         m.put(Flag.PRESET, "practical");
         return m;

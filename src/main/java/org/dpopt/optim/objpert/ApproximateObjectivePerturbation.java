@@ -62,7 +62,7 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
 
     private final double lambda; // NaN: theorem
     private final Preset preset;
-    private final double comparatorRadius;
+    private final double comparatorRadius; // NaN: none declared
     private final double objectiveShare; // NaN: the preset's
     private final double accuracy; // NaN: the preset's rule
     private final ObjectivePerturbationNoise.Rule noiseRule;
@@ -281,7 +281,7 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
     public static final class Builder extends OptimizerBuilder<Builder> {
         private double lambda = Double.NaN;
         private Preset preset = Preset.PRACTICAL;
-        private double comparatorRadius = ObjectivePerturbation.DEFAULT_COMPARATOR_RADIUS;
+        private double comparatorRadius = Double.NaN;
         private double objectiveShare = Double.NaN;
         private double accuracy = Double.NaN;
         private ObjectivePerturbationNoise.Rule noiseRule = ObjectivePerturbationNoise.Rule.TIGHT;
@@ -298,8 +298,8 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         }
 
         /**
-         * λ &gt; 0 in λ‖w‖² (default: the theorem's value at (sε, δ_M/2), M the domain's radius or, when it
-         * is unbounded, the comparator radius).
+         * λ &gt; 0 in λ‖w‖² (default: the theorem's value at (sε, δ_M/2), M the domain's radius or a
+         * declared comparator radius; on an unbounded domain without one, the practical 10·β/(sεn)).
          */
         public Builder lambda(double l) {
             this.lambda = Checks.positive("lambda", l);
@@ -317,7 +317,10 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
             return this;
         }
 
-        /** M &gt; 0 of the practical λ rule on an unbounded domain (default that of ObjectivePerturbation). */
+        /**
+         * M &gt; 0 for the practical λ rule on an unbounded domain, as for ObjectivePerturbation (default:
+         * none, λ = 10·β/(sεn)).
+         */
         public Builder comparatorRadius(double m) {
             this.comparatorRadius = Checks.finite("comparatorRadius", Checks.positive("comparatorRadius", m));
             return this;

@@ -33,7 +33,8 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Assumptions (checked on the loss <em>type</em> and its declared constants, never on data): the loss
  * is a convex {@code GeneralizedLinearLoss} (rank-one Hessians φ″xxᵀ) with Lipschitz φ′ (finite β);
- * β ≤ ε·n·λ (Λ = 2nλ ≥ 2β/ε). Default λ = (2L/M)√(2/n + 4d ln(1/δ_M)/(ε²n²)); σ_G by
+ * β ≤ ε·n·λ (Λ = 2nλ ≥ 2β/ε). Default λ = (2L/M)√(2/n + 4d ln(1/δ_M)/(ε²n²)) on a bounded domain,
+ * 10·β/(εn) on ℝ^d (practical preset); σ_G by
  * {@link ObjectivePerturbationNoise.Rule} (default: the tight two-dimensional tail bound).
  *
  * <p>No data-dependent event: if the Newton solve is not certified (a data-dependent outcome), a
@@ -50,15 +51,9 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class ObjectivePerturbation implements PrivateOptimizer {
 
-    /**
-     * The comparator radius M₀ of the practical λ rule on an unbounded domain (fitted on validation
-     * splits of the public training files, {@code theory-notes/defaults.md}).
-     */
-    public static final double DEFAULT_COMPARATOR_RADIUS = 20;
-
     private final double lambda; // NaN: theorem
     private final Preset preset;
-    private final double comparatorRadius;
+    private final double comparatorRadius; // NaN: none declared
     private final ObjectivePerturbationNoise.Rule noiseRule;
     private final double tolerance;
     private final int newtonSteps;
@@ -126,7 +121,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
 
     /**
      * The λ rule of a preset: the paper's needs a bounded domain (M its radius); the practical one uses
-     * the comparator radius on an unbounded domain and never refuses for smoothness.
+     * a declared comparator radius or, without one, 10·β/(εn) on an unbounded domain, and never refuses
+     * for smoothness.
      */
     static Perturbation.LambdaRule lambdaRule(Preset preset, double comparatorRadius) {
         return preset == Preset.PAPER ? new Perturbation.LambdaRule(Double.NaN, false)
@@ -242,7 +238,7 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
     public static final class Builder extends OptimizerBuilder<Builder> {
         private double lambda = Double.NaN;
         private Preset preset = Preset.PRACTICAL;
-        private double comparatorRadius = DEFAULT_COMPARATOR_RADIUS;
+        private double comparatorRadius = Double.NaN;
         private ObjectivePerturbationNoise.Rule noiseRule = ObjectivePerturbationNoise.Rule.TIGHT;
         private double tolerance = 1e-9;
         private int newtonSteps = 500;
@@ -259,7 +255,8 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
 
         /**
          * λ &gt; 0 in λ‖w‖² (default: the theorem's value λ = (2L/M)√(2/n + 4d ln(1/δ_M)/(ε²n²)) at M = the
-         * domain's radius, or at the comparator radius when the domain is unbounded).
+         * domain's radius or a declared comparator radius; on an unbounded domain without one, the
+         * practical preset's 10·β/(εn)).
          */
         public Builder lambda(double l) {
             this.lambda = Checks.positive("lambda", l);
@@ -267,8 +264,9 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         }
 
         /**
-         * {@link Preset#PRACTICAL} (default): on an unbounded domain λ comes from the theorem's formula at
-         * the {@link #comparatorRadius}, raised if needed to β/(εn) so the smoothness condition holds;
+         * {@link Preset#PRACTICAL} (default): on an unbounded domain λ = 10·β/(εn), ten times the smallest
+         * value the smoothness condition allows (or the theorem's formula at a declared
+         * {@link #comparatorRadius}, raised if needed to β/(εn));
          * {@link Preset#PAPER}: the theorem as stated, which needs a bounded domain and refuses β &gt; εnλ.
          */
         public Builder preset(Preset p) {
@@ -277,8 +275,9 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         }
 
         /**
-         * M &gt; 0 of the practical λ rule on an unbounded domain: a public bound on the norm of the
-         * minimizer one competes with (default {@value #DEFAULT_COMPARATOR_RADIUS}).
+         * M &gt; 0 for the practical λ rule on an unbounded domain: a public bound on the norm of the
+         * minimizer one competes with, λ then being the theorem's formula at M (default: none, λ =
+         * 10·β/(εn)).
          */
         public Builder comparatorRadius(double m) {
             this.comparatorRadius = Checks.finite("comparatorRadius", Checks.positive("comparatorRadius", m));

@@ -59,8 +59,8 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
      * @param shape the public shape
      * @param epsilon ε of the theorem
      * @param delta δ of the theorem
-     * @param lambda λ, or NaN for the rule: the theorem's λ at the radius M of {@code rule}
-     * @param rule M and whether λ is raised to the smoothness limit (see {@link LambdaRule})
+     * @param lambda λ, or NaN for the rule's value
+     * @param rule the λ rule of the preset (see {@link LambdaRule})
      * @param noise the σ_G rule
      * @param epsilonName how ε is named in messages ("eps" or "eps/2")
      * @param mutation {@link Mutation#OBJPERT_BETA} for the audit mutant (λ too small, check skipped)
@@ -74,12 +74,7 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
         int n = shape.size();
         double lam = lambda;
         if (Double.isNaN(lam)) {
-            double m = rule.radius(shape);
-            lam = ObjectivePerturbationNoise.theoremLambda(lip, m, n, shape.dimension(), epsilon, delta);
-            if (rule.raiseToSmoothnessLimit()) {
-                // the practical rule never refuses: λ ≥ β/(εn), the smallest value the theorem allows
-                lam = Math.max(lam, beta / (epsilon * n) * (1 + 1e-9));
-            }
+            lam = rule.lambda(shape, epsilon, delta);
         }
         if (mutation == Mutation.OBJPERT_BETA && beta > 0) {
             // audit only: β = 20·ε·n·λ, above the limit ε·n·λ; the check is skipped and σ_G is calibrated
@@ -99,27 +94,46 @@ record Perturbation(GeneralizedLinearLoss loss, double lipschitz, double beta, d
     }
 
     /**
-     * How an unset λ is chosen: the theorem's λ = (2L/M)√(2/n + 4d ln(1/δ)/(ε²n²)) at
-     * M = the domain's radius, or, when the domain is unbounded, at the declared comparator radius (a
-     * public bound on the norm of the minimizer one competes with; NaN: none, which refuses an unbounded
-     * domain as the paper does); the practical rule also raises λ to the smallest value the smoothness
-     * condition β ≤ εnλ allows, so that it never refuses.
+     * How an unset λ is chosen. The paper's rule: the theorem's λ = (2L/M)√(2/n + 4d ln(1/δ)/(ε²n²)) at
+     * M = the domain's radius (an unbounded domain is refused). The practical rule: the same formula on a
+     * bounded domain, or at a declared comparator radius (a public bound on the norm of the minimizer one
+     * competes with); on an unbounded domain without one, λ = {@value #SMOOTHNESS_MULTIPLE}·β/(εn), a
+     * fixed multiple of the smallest value the smoothness condition β ≤ εnλ allows (then ln(1 + β/Λ) ≤
+     * ln(1 + ε/20) and σ_G is within a few percent of its value at λ = ∞). The practical rule never goes
+     * below β/(εn), so it never refuses for smoothness.
      *
-     * @param comparatorRadius M for an unbounded domain, or NaN
-     * @param raiseToSmoothnessLimit whether λ is raised to β/(εn)
+     * @param comparatorRadius M for an unbounded domain, or NaN (paper: refused; practical: the multiple)
+     * @param practical whether this is the practical rule
      */
-    record LambdaRule(double comparatorRadius, boolean raiseToSmoothnessLimit) {
-        /** M for the shape. */
-        double radius(ProblemShape shape) {
+    record LambdaRule(double comparatorRadius, boolean practical) {
+
+        /**
+         * K of the practical λ = K·β/(εn) on an unbounded domain, fitted on validation splits of the
+         * public training files ({@code theory-notes/defaults.md}).
+         */
+        static final double SMOOTHNESS_MULTIPLE = 10;
+
+        /** λ for the shape at the theorem's (ε, δ). */
+        double lambda(ProblemShape shape, double epsilon, double delta) {
+            int n = shape.size();
+            double smoothnessLimit = shape.smoothness() / (epsilon * n);
             double m = shape.domain().radius(shape.dimension());
-            if (Double.isFinite(m)) {
-                return m;
+            if (!Double.isFinite(m) && Double.isNaN(comparatorRadius)) {
+                if (!practical) {
+                    throw Checks.fail("domain radius M", "finite when lambda is not given (the theorem's lambda "
+                            + "uses M); give lambda (--l2) or a radius, or use the practical preset", m);
+                }
+                if (!(smoothnessLimit > 0)) {
+                    throw Checks.fail("smoothness beta", "positive for the practical lambda on an unbounded domain "
+                            + "(lambda = 10 beta/(eps n)); give lambda (--l2) or a radius", shape.smoothness());
+                }
+                return SMOOTHNESS_MULTIPLE * smoothnessLimit;
             }
-            if (Double.isNaN(comparatorRadius)) {
-                throw Checks.fail("domain radius M", "finite when lambda is not given (the theorem's lambda "
-                        + "uses M); give lambda (--l2) or a radius, or use the practical preset", m);
-            }
-            return comparatorRadius;
+            double radius = Double.isFinite(m) ? m : comparatorRadius;
+            double lam = ObjectivePerturbationNoise.theoremLambda(shape.lipschitz(), radius, n, shape.dimension(),
+                    epsilon, delta);
+            // the practical rule never refuses: λ ≥ β/(εn), the smallest value the theorem allows
+            return practical ? Math.max(lam, smoothnessLimit * (1 + 1e-9)) : lam;
         }
     }
 

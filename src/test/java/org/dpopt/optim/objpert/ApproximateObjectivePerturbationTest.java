@@ -193,6 +193,8 @@ class ApproximateObjectivePerturbationTest {
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
         RunParameters practical = ApproximateObjectivePerturbation.builder().build().plan(shape, b).parameters();
         assertEquals("practical", practical.get(Param.PRESET));
+        // lambda = 10 beta/(s eps n) on R^d, s = 0.9 the perturbation's share of eps
+        assertEquals(10 * (shape.smoothness() / (0.9 * 300)), practical.real(Param.L2), 1e-15);
         double scale = practical.real(Param.OBJECTIVE_SIGMA) / (2 * 300 * practical.real(Param.L2));
         assertTrue(practical.real(Param.SIGMA) < 0.2 * scale, practical.real(Param.SIGMA) + " vs " + scale);
         RunParameters paper = ApproximateObjectivePerturbation.builder().preset(Preset.PAPER).build()

@@ -7,6 +7,7 @@ import static org.dpopt.optim.objpert.ObjPertFixtures.referenceSolve;
 import static org.dpopt.optim.objpert.ObjPertFixtures.regression;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -303,11 +304,16 @@ class ObjectivePerturbationTest {
                 ConvexSets.l2Ball(1)).shape(), b);
         assertRefused(ObjectivePerturbation.builder().preset(Preset.PAPER).build(), Problem.of(data, Losses.logistic()),
                 b, "domain radius M");
-        // the practical preset takes M = the comparator radius on R^d and raises lambda to beta/(eps n)
+        // the practical preset takes lambda = 10 beta/(eps n) on R^d: 10 * 0.25/(1 * 200)
         RunParameters practical = exact.plan(Problem.of(data, Losses.logistic()).shape(), b).parameters();
         assertEquals("practical", practical.get(Param.PRESET));
-        assertEquals(ObjectivePerturbation.DEFAULT_COMPARATOR_RADIUS, (double) practical.get(Param.RADIUS));
-        assertTrue((double) practical.get(Param.L2) >= 0.25 / 200, "lambda " + practical.get(Param.L2));
+        assertFalse(practical.has(Param.RADIUS));
+        assertEquals(10 * 0.25 / 200, (double) practical.get(Param.L2), 1e-15);
+        // a declared comparator radius M gives the theorem's lambda at M, at least beta/(eps n)
+        RunParameters declared = ObjectivePerturbation.builder().comparatorRadius(20).build()
+                .plan(Problem.of(data, Losses.logistic()).shape(), b).parameters();
+        assertEquals(20.0, (double) declared.get(Param.RADIUS));
+        assertTrue((double) declared.get(Param.L2) >= 0.25 / 200, "lambda " + declared.get(Param.L2));
         assertRefused(exact, Problem.of(data, Losses.logistic(), ConvexSets.box(-1, 1)), b, "centred L2 ball");
         assertThrows(IllegalArgumentException.class, () -> ObjectivePerturbation.builder().lambda(0));
         assertThrows(IllegalArgumentException.class, () -> ObjectivePerturbation.builder().tolerance(0));
