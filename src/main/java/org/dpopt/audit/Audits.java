@@ -61,6 +61,8 @@ public final class Audits {
         add("prox-sgd", "isolated-poisson", Set.of(Mutation.HALF_NOISE), SgdAudits::proxSgd);
         add("phased-sgd", "multi-canary-first-phase", gauss, MultiCanaryAudits::phasedSgd);
         add("phased-sgd", "first-phase", FamilyAudits.PHASED_MUTANTS, FamilyAudits::phasedSgd);
+        add("pg-mirror-descent", "multi-canary-one-part", FamilyAudits.MIRROR_MUTANTS,
+                e -> MultiCanaryAudits.pgMirrorDescent(e, 1, MultiCanaryAudits.MIRROR_K, "multi-canary-one-part"));
         add("pg-mirror-descent", "multi-canary-parts", FamilyAudits.MIRROR_MUTANTS, MultiCanaryAudits::pgMirrorDescent);
         add("pg-mirror-descent", "zero-out", FamilyAudits.MIRROR_MUTANTS, FamilyAudits::pgMirrorDescent);
         add("objective-perturbation", "multi-canary-sensitivity-bound", Set.of(Mutation.HALF_NOISE),

@@ -39,7 +39,7 @@ final class MultiCanaryAudits {
     /** Phased-SGD: canaries in the first steps of phase 1, and the dataset size. */
     static final int PHASED_K = 128;
     static final int PHASED_N = 1024;
-    /** Mirror descent: canaries (more do not help: the mixture over four parts is the limit). */
+    /** Mirror descent: canaries per run (2 × 2 parts: more do not help, the mixture over parts is the limit). */
     static final int MIRROR_K = 50;
     /** Prox-SGD: canaries of n = 50 records. */
     static final int PROX_K = 20;
@@ -234,7 +234,16 @@ final class MultiCanaryAudits {
      * statistic is the likelihood ratio of the mixture over parts ({@link Statistics#partMixtureLlr}).
      */
     static AuditTarget pgMirrorDescent(double epsilon) {
-        int k = MIRROR_K;
+        return pgMirrorDescent(epsilon, 2, MIRROR_K, "multi-canary-parts");
+    }
+
+    /**
+     * The same pair with T_out = K = {@code rounds}. With one round of one phase there is a single part:
+     * every canary is in it, so the auditor needs no mixture over unknown parts and the statistic reduces
+     * to the Poisson-Gaussian log-likelihood ratio over that part's noisy sums. The claim is the
+     * accountant's own certified ε for this schedule (the same budget, planned for one part).
+     */
+    static AuditTarget pgMirrorDescent(double epsilon, int rounds, int k, String design) {
         int d = 1 + k;
         Dataset others = Canaries.background(150, d, 1, 1.0, false, 37);
         Dataset nulls = Dataset.of(new double[k][d], new double[k], 1.0);
@@ -243,12 +252,12 @@ final class MultiCanaryAudits {
                 Canaries.axes(d, 1, k, -1), Canaries.record(d, 1, 1.0, FAR, 1.0), "gradient canaries x_j = e_(1+j), "
                         + "y = 1e6 (gradient -e_(1+j)); " + k + " canaries, each its own zero-out trial");
         PrivacyAccountant acc = MemoizingAccountant.of(new RdpAccountant());
-        return new AuditTarget("pg-mirror-descent", "multi-canary-parts", PrivacyBudget.of(epsilon, 1e-5), pair,
+        return new AuditTarget("pg-mirror-descent", design, PrivacyBudget.of(epsilon, 1e-5), pair,
                 FamilyAudits.HUBER, ConvexSets.l2Ball(1.0),
-                (m, o) -> org.dpopt.optim.mirror.ProximallyGuidedMirrorDescent.builder().rho(1.0).rounds(2)
-                        .innerPhases(2).diagnosticIterations(0).accountant(acc).mutation(m).observer(o).build(),
+                (m, o) -> org.dpopt.optim.mirror.ProximallyGuidedMirrorDescent.builder().rho(1.0).rounds(rounds)
+                        .innerPhases(rounds).diagnosticIterations(0).accountant(acc).mutation(m).observer(o).build(),
                 Statistics.partMixtureLlr(1.0), FamilyAudits.MIRROR_MUTANTS, acc, acc,
-                "n = " + (150 + k) + ", rho = 1, 2 x 2 parts; " + k + " canaries per run; the mixture-over-parts likelihood ratio "
+                "n = " + (150 + k) + ", rho = 1, " + rounds + " x " + rounds + " parts; " + k + " canaries per run; the mixture-over-parts likelihood ratio "
                         + "of each canary's coordinate of the noisy sums (white-box, part indices observed)");
     }
 
