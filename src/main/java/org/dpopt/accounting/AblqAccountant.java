@@ -7,7 +7,7 @@ import java.util.function.DoubleFunction;
 import org.dpopt.linalg.Checks;
 
 /**
- * Sampler-aware accounting of ABLQ / DP-SGD (paper D, Chua, Ghazi, Kamath, Kumar, Manurangsi, Sinha,
+ * Sampler-aware accounting of ABLQ / DP-SGD (Chua, Ghazi, Kamath, Kumar, Manurangsi, Sinha,
  * Zhang, "Scalable DP-SGD: Shuffling vs. Poisson Subsampling", NeurIPS 2024, arXiv:2411.04205, §3).
  * Each run is accounted for the sampler that produced it:
  *

@@ -3,7 +3,7 @@ package org.dpopt.accounting;
 import org.dpopt.linalg.Checks;
 
 /**
- * One noisy batch sum of ABLQ (paper D, Chua et al., "Scalable DP-SGD: Shuffling vs. Poisson
+ * One noisy batch sum of ABLQ (Chua et al., "Scalable DP-SGD: Shuffling vs. Poisson
  * Subsampling", NeurIPS 2024, arXiv:2411.04205, Algorithm 2) whose batches, within each epoch of
  * {@code stepsPerEpoch} = S consecutive steps, <em>partition</em> the n records: unit per-record
  * sensitivity, Gaussian noise of multiplier z, zero-out neighbours (n fixed and public).
@@ -20,7 +20,7 @@ import org.dpopt.linalg.Checks;
  */
 public record AblqStepEvent(BatchOrder order, double noiseMultiplier, long stepsPerEpoch) implements DpEvent {
 
-    /** The three fixed-partition samplers of paper D (Algorithm 3). */
+    /** The three fixed-partition samplers of Chua et al. 2024 (Algorithm 3). */
     public enum BatchOrder {
         /** 𝒟_{b,T}: batch t of every epoch is the t-th block of b consecutive indices. */
         DETERMINISTIC,

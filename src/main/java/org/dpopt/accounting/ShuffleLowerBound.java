@@ -5,7 +5,7 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.accounting.pld.PrivacyLossDistribution;
 
 /**
- * Optimistic (lower) bounds on the privacy curve of ABLQ with shuffled batches, after paper D
+ * Optimistic (lower) bounds on the privacy curve of ABLQ with shuffled batches, after Chua et al. 2024
  * (Chua, Ghazi, Kamath, Kumar, Manurangsi, Sinha, Zhang, "Scalable DP-SGD: Shuffling vs. Poisson
  * Subsampling", NeurIPS 2024, arXiv:2411.04205, Thms 3.5 and 3.8) and its single-epoch predecessor
  * (same authors, "How Private are DP-SGD Implementations?", ICML 2024, arXiv:2403.17673).

@@ -3,7 +3,7 @@ package org.dpopt.accounting;
 import org.dpopt.linalg.Checks;
 
 /**
- * One step of truncated Poisson sampling 𝒫_{b,B} (paper D, Chua et al., NeurIPS 2024,
+ * One step of truncated Poisson sampling 𝒫_{b,B} (Chua et al., NeurIPS 2024,
  * arXiv:2411.04205, Algorithm 4): each of the n records joins the batch independently with
  * probability q; if more than B joined, a uniformly random subset of exactly B is kept; the inner
  * event is applied to the (padded) batch. Zero-out neighbours (n fixed and public).

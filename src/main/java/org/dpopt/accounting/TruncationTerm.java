@@ -5,7 +5,7 @@ import org.apache.commons.math3.distribution.BinomialDistribution;
 import org.dpopt.linalg.Checks;
 
 /**
- * The truncation term of truncated Poisson sampling (paper D, Chua et al., NeurIPS 2024,
+ * The truncation term of truncated Poisson sampling (Chua et al., NeurIPS 2024,
  * arXiv:2411.04205, Thm 3.3; our derivation in {@code theory-notes/batch-samplers.md}).
  *
  * <p>With r_B = Pr[Bin(n, q) &gt; B] the chance that one Poisson batch overflows B, the truncated and

@@ -8,7 +8,7 @@ import org.dpopt.accounting.NeighboringRelation;
 
 /**
  * A rule for choosing the batches S_1, …, S_T ⊆ [n] of an adaptive batch linear query mechanism
- * (ABLQ, paper D §5.1): DP-SGD is post-processing of the T noisy batch sums.
+ * (ABLQ, Chua et al. 2024 §5.1): DP-SGD is post-processing of the T noisy batch sums.
  *
  * <p>A sampler <em>states its own privacy event</em> ({@link #privacyEvent}), so that an optimizer
  * cannot be run with one sampler and accounted with another. Step count and normalizer depend only

@@ -5,7 +5,7 @@ import org.apache.commons.rng.sampling.PermutationSampler;
 import org.dpopt.linalg.Checks;
 
 /**
- * Shared arithmetic of the fixed-size, one-pass-per-epoch samplers of paper D (Algorithm 3): the
+ * Shared arithmetic of the fixed-size, one-pass-per-epoch samplers of Chua et al. 2024 (Algorithm 3): the
  * "valid" (n, b, T) check, the in-place Fisher–Yates shuffle and the batch iterator.
  */
 final class FixedPartition {
@@ -20,7 +20,7 @@ final class FixedPartition {
         }
         if (n % batchSize != 0) {
             throw Checks.fail("batchSize", "a divisor of the dataset size " + n
-                    + " (valid (n, b, T): S = n/b and E = T/S integers; paper D §2)", batchSize);
+                    + " (valid (n, b, T): S = n/b and E = T/S integers; Chua et al. 2024 §2)", batchSize);
         }
         return n / batchSize;
     }

@@ -3,7 +3,7 @@ package org.dpopt.sampling;
 import org.dpopt.accounting.NeighboringRelation;
 
 /**
- * What the three fixed-size samplers of paper D, Algorithm 3 (deterministic, persistent shuffle,
+ * What the three fixed-size samplers of Chua et al. 2024, Algorithm 3 (deterministic, persistent shuffle,
  * dynamic shuffle) have in common: E epochs of S = n/b batches of exactly b records (b | n), so
  * T = E·n/b, normalizer b, b slots per batch, zero-out relation. They differ only in the record order
  * ({@link FixedPartition.Reshuffle}) and in the tag of their step event.

@@ -9,7 +9,7 @@ import java.util.List;
 import org.dpopt.accounting.AblqStepEvent.BatchOrder;
 import org.junit.jupiter.api.Test;
 
-/** Sampler-aware accounting: oracle values of ALGORITHMS.md §8.2, bounds sides, refusals. */
+/** Sampler-aware accounting: oracle values of theory-notes/test-oracles.md §2, bounds sides, refusals. */
 class AblqAccountantTest {
 
     private final AblqAccountant acc = new AblqAccountant();
@@ -108,7 +108,7 @@ class AblqAccountantTest {
 
     @Test
     void poissonByPldLandsInTheOracleBracketsBelowRdp() {
-        // ALGORITHMS.md §8.4 brackets, q = 0.01, σ = 1, T = 1000
+        // theory-notes/test-oracles.md §3 brackets, q = 0.01, σ = 1, T = 1000
         DpEvent p = new SelfComposedEvent(new PoissonSampledEvent(0.01, new GaussianEvent(1)), 1000);
         double[] eps = {0.5, 1, 2};
         double[] lo = {2.9317e-2, 2.4667e-3, 2.4634e-6};

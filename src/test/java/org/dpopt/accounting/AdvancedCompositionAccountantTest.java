@@ -15,7 +15,7 @@ class AdvancedCompositionAccountantTest {
 
     @Test
     void drvReferenceValue() {
-        // ALGORITHMS.md §8.4: k = 100, ε0 = 0.1, δ′ = 1e-5 ⇒ ε = 5.850235
+        // theory-notes/test-oracles.md §3: k = 100, ε0 = 0.1, δ′ = 1e-5 ⇒ ε = 5.850235
         DpEvent e = new SelfComposedEvent(new EpsilonDeltaEvent(0.1, 0), 100);
         assertEquals(5.850235, drv.epsilon(e, 1e-5), 1e-6);
         assertEquals(5.850235, AdvancedCompositionAccountant.drvEpsilon(100, 0.1, 1e-5), 1e-6);

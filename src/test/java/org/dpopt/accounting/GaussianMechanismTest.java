@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** Balle–Wang exact curve against the oracle table of ALGORITHMS.md §8.1 (sensitivity 1). */
+/** Balle–Wang exact curve against the oracle table of theory-notes/test-oracles.md §1 (sensitivity 1). */
 class GaussianMechanismTest {
 
-    // provenance: ALGORITHMS.md §8.1, computed by the spec authors' oracles.py
+    // provenance: theory-notes/test-oracles.md §1 (an independent script from the closed form)
     private static final double[] SIGMAS = {0.5, 1.0, 2.0};
     private static final double[] EPS = {0, 0.5, 1, 2, 5};
     private static final double[][] DELTA = {
@@ -48,7 +48,7 @@ class GaussianMechanismTest {
 
     @Test
     void classicFormulaFailsAboveEpsilonOne() {
-        // ALGORITHMS.md §8.1 negative test: classic sigma at eps = 10 violates the target delta
+        // theory-notes/test-oracles.md §1 negative test: classic sigma at eps = 10 violates the target delta
         double zc = Math.sqrt(2 * Math.log(1.25 / 1e-5)) / 10;
         assertEquals(2.265374e-5, GaussianMechanism.delta(10, zc), 1e-6 * 2.265374e-5);
         double zc3 = Math.sqrt(2 * Math.log(1.25 / 1e-3)) / 10;

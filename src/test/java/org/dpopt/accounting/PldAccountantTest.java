@@ -51,7 +51,7 @@ class PldAccountantTest {
 
     @Test
     void landsInsideSpecBracketsForTheAbadiExample() {
-        // ALGORITHMS.md §8.4: q = 0.01, σ = 4, T = 1e4 ⇒ ε(1e-5) ∈ [0.8467, 1.0470], δ(1) ∈ [7.5844e-7, 2.0683e-5];
+        // theory-notes/test-oracles.md §3: q = 0.01, σ = 4, T = 1e4 ⇒ ε(1e-5) ∈ [0.8467, 1.0470], δ(1) ∈ [7.5844e-7, 2.0683e-5];
         // RDP (1.0355 improved) must be above
         DpEvent e = sgd(0.01, 4, 10_000);
         PrivacyReport r = PLD.report(e, 1e-5);

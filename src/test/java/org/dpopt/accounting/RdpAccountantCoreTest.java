@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** RDP accountant: spec §8.4 oracles, integer/fractional consistency, calibration safety. */
+/** RDP accountant: oracles of theory-notes/test-oracles.md §3, integer/fractional consistency, calibration safety. */
 class RdpAccountantCoreTest {
 
     private static DpEvent dpsgd(double q, double z, long t) {
@@ -23,7 +23,7 @@ class RdpAccountantCoreTest {
 
     @Test
     void abadiMomentsAccountantExample() {
-        // ALGORITHMS.md §8.4: integer orders 2..256; classic 1.2586, improved 1.0355
+        // theory-notes/test-oracles.md §3: integer orders 2..256; classic 1.2586, improved 1.0355
         RdpAccountant classic = new RdpAccountant(integerOrders(256), RdpAccountant.Conversion.CLASSIC,
                 NeighboringRelation.ADD_OR_REMOVE_ONE);
         RdpAccountant improved = new RdpAccountant(integerOrders(256), RdpAccountant.Conversion.IMPROVED,

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The RDP accountant against exact RDP of the subsampled Gaussian (refdata column
  * {@code rdp_signed_value}: dp_accounting's default orders, improved conversion) and the
- * moments-accountant numbers of ALGORITHMS.md §6/§8.4; and RDP ≥ PLD (RDP is the looser upper bound).
+ * moments-accountant numbers of theory-notes/test-oracles.md §3; and RDP ≥ PLD (RDP is the looser upper bound).
  */
 class RdpReferenceTest {
 
@@ -85,7 +85,7 @@ class RdpReferenceTest {
 
     @Test
     void reproducesMomentsAccountantExample() {
-        // ALGORITHMS.md §6 / §8.4 (Abadi et al. 2016): q = 0.01, z = 4, T = 1e4, δ = 1e-5
+        // theory-notes/test-oracles.md §3 (Abadi et al. 2016): q = 0.01, z = 4, T = 1e4, δ = 1e-5
         double[] integerOrders = new double[255];
         for (int i = 0; i < integerOrders.length; i++) {
             integerOrders[i] = i + 2;
@@ -115,7 +115,7 @@ class RdpReferenceTest {
             }
             assertTrue(rdp.delta(e, 1.0) >= pld.delta(e, 1.0));
         }
-        // spec §8.4: q = 0.01, σ = 1, T = 1000 ⇒ PLD ε ∈ [1.8181, 1.8383] while RDP gives 2.1078
+        // theory-notes/test-oracles.md §3: q = 0.01, σ = 1, T = 1000 ⇒ PLD ε ∈ [1.8181, 1.8383] while RDP gives 2.1078
         double p = pld.epsilon(sgd(0.01, 1, 1000), 1e-5);
         assertTrue(p >= 1.8181 && p <= 1.8383, "pld " + p);
     }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** Oracle values of ALGORITHMS.md §8.5 (independent scripts following paper D's procedure). */
+/** Oracle values of theory-notes/test-oracles.md §4 (an independent script following Chua et al. 2024). */
 class ShuffleLowerBoundTest {
 
     private static void close(double expected, double actual, double rel) {

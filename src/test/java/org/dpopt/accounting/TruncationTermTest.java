@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** Oracle values of ALGORITHMS.md §8.6: r_B = Pr[Bin(n, b/n) &gt; B] and the truncation term. */
+/** Oracle values of theory-notes/test-oracles.md §5: r_B = Pr[Bin(n, b/n) &gt; B] and the truncation term. */
 class TruncationTermTest {
 
     private static void close(double expected, double actual, double rel) {
@@ -23,7 +23,7 @@ class TruncationTermTest {
         double[] term = {1.2893e+2, 5.6863e-5, 1.7490e-9, 3.9834, 2.9662e-10};
         for (int k = 0; k < n.length; k++) {
             double q = (double) b[k] / n[k];
-            long t = (n[k] + b[k] - 1) / b[k]; // T = ⌈n/b⌉ (rounded up, §8.6)
+            long t = (n[k] + b[k] - 1) / b[k]; // T = ⌈n/b⌉ (rounded up, test-oracles §5)
             close(r[k], TruncationTerm.overflowProbability(n[k], q, bigB[k]), 1e-4);
             close(union[k], TruncationTerm.overflowProbabilityOverRun(n[k], q, bigB[k], t), 1e-4);
             // the (1 + e^5)·T·r_B column (union bound); our term uses the exact union, never larger

@@ -25,7 +25,7 @@ class AccountPldCliTest {
         double direct = new PldAccountant().epsilon(
                 new SelfComposedEvent(new PoissonSampledEvent(0.01, new GaussianEvent(1)), 1000), 1e-5);
         assertEquals(direct, eps, 0.0);
-        // spec §8.4 bracket and RDP comparison
+        // theory-notes/test-oracles.md §3 bracket and RDP comparison
         assertTrue(eps >= 1.8181 && eps <= 1.8383, "eps " + eps);
         JsonNode r = CliTest.json(CliTest.run("account", "epsilon", "--noise-multiplier", "1", "--delta", "1e-5",
                 "--sampling-rate", "0.01", "--steps", "1000", "--accountant", "rdp", "--json"));

@@ -43,7 +43,7 @@ class NoiseTest {
 
     @Test
     void laplaceNoiseHasTheRequestedScale() {
-        // E|Lap(b)| = b, Var = 2b^2 (ALGORITHMS.md §8.7); m = 1e6, b = 0.5: se of mean |x| = 0.0005
+        // E|Lap(b)| = b, Var = 2b^2 (theory-notes/test-oracles.md §6); m = 1e6, b = 0.5: se of mean |x| = 0.0005
         LaplaceNoise l = LaplaceNoise.of(Rngs.seeded(3));
         double s = 0;
         double s2 = 0;

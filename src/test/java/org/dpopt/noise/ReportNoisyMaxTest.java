@@ -13,7 +13,7 @@ class ReportNoisyMaxTest {
 
     @Test
     void twoCandidateClosedForm() {
-        // ALGORITHMS.md §8.4: gap g = 1, b = 0.5 ⇒ P(better wins) = 1 − ½e^{−g/b}(1 + g/(2b)) = 0.8646647.
+        // theory-notes/test-oracles.md §3: gap g = 1, b = 0.5 ⇒ P(better wins) = 1 − ½e^{−g/b}(1 + g/(2b)) = 0.8646647.
         // Δ = 0.25, ε0 = 1, non-monotone ⇒ b = 2Δ/ε0 = 0.5. N = 400000 draws: sd = 5.4e-4; tolerance
         // 5 sd = 2.7e-3 ⇒ false-failure probability ≈ 6e-7 (seed fixed).
         ReportNoisyMax rnm = new ReportNoisyMax(0.25, 1.0, false, NeighboringRelation.REPLACE_ONE);

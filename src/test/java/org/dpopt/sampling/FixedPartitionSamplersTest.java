@@ -14,7 +14,7 @@ import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.noise.Rngs;
 import org.junit.jupiter.api.Test;
 
-/** Deterministic, persistent-shuffle and dynamic-shuffle samplers (paper D, Algorithm 3). */
+/** Deterministic, persistent-shuffle and dynamic-shuffle samplers (Chua et al. 2024, Algorithm 3). */
 class FixedPartitionSamplersTest {
 
     /** The T batches of one iterator, as a T×b array. */

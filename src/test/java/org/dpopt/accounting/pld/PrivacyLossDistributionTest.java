@@ -181,7 +181,7 @@ class PrivacyLossDistributionTest {
 
     @Test
     void poissonGaussianLandsInsideSpecBrackets() {
-        // ALGORITHMS.md §8.4 (independent oracle, h = 2e-5): q = 0.01, σ = 1, T = 1000
+        // theory-notes/test-oracles.md §3 (independent oracle, h = 2e-5): q = 0.01, σ = 1, T = 1000
         double upEps = 0;
         double lowEps = 0;
         double[] upDelta = new double[3];
