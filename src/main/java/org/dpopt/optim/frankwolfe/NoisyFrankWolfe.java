@@ -257,11 +257,6 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * The constraint polytope W (default: the problem's domain, which must then be a polytope), e.g.
          * {@code Polytopes.l1Ball(r)}.

@@ -193,11 +193,6 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
                     NeighboringRelation.REPLACE_ONE));
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * The constraint ball W (default: the problem's domain, which must then be an ℓp ball), e.g.
          * {@code new LpBall(1.5, r)} or {@code LpBall.effective(1, r)}.

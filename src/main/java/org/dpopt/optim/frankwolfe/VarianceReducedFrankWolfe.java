@@ -197,11 +197,6 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
             super(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE));
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * The constraint polytope W (default: the problem's domain, which must then be a polytope), e.g.
          * {@code Polytopes.l1Ball(r)}.

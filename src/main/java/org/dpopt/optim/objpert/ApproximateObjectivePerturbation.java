@@ -292,11 +292,6 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * λ &gt; 0 in λ‖w‖² (default: the theorem's value at (sε, δ_M/2), M the domain's radius or a
          * declared comparator radius; on an unbounded domain without one, the practical 10·β/(sεn)).

@@ -248,11 +248,6 @@ public final class ObjectivePerturbation implements PrivateOptimizer {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * λ &gt; 0 in λ‖w‖² (default: the theorem's value λ = (2L/M)√(2/n + 4d ln(1/δ_M)/(ε²n²)) at M = the
          * domain's radius or a declared comparator radius; on an unbounded domain without one, the
