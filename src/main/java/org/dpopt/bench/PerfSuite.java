@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
+import org.dpopt.linalg.RowKernels;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.GllKernels;
 import org.dpopt.loss.Losses;
@@ -34,7 +35,9 @@ import org.ejml.data.DMatrixRMaj;
  * one DP-SGD epoch (Poisson, expected batch 256, per-example clipping, logistic, the RDP report) against
  * one non-private mini-batch epoch and against one sequential full-gradient pass; the full pass in ns per
  * example×feature (the row-by-row reference loop, the four-row pass, the fixed-block pass on 1 and 2
- * threads); bytes allocated per DP-SGD step (whole loop, and the batch kernel alone); and, when the shared Adult file is present, the
+ * threads); the full pass with each row-kernel implementation called directly (scalar, vector with the
+ * same bits, reordered vector dot; {@link RowKernels}); bytes allocated per DP-SGD step (whole loop, and
+ * the batch kernel alone); and, when the shared Adult file is present, the
  * {@code seconds} of {@code dpopt train --algorithm dp-sgd} (ε = 1, 30 epochs, B = 256) in a child JVM.
  */
 final class PerfSuite implements BenchSuite {
@@ -65,6 +68,7 @@ final class PerfSuite implements BenchSuite {
         Map<String, Object> s = summary(n, d, t, allocated, steps);
         s.put("dataset_batches_bytes_per_step", batchKernelBytesPerStep(data));
         s.putAll(BatchKernelTimes.run(data, reps, progress));
+        s.putAll(rowKernelTimes(data, reps, quick ? 1 : 5, progress));
         List<Double> adult = adult(quick ? 1 : 3, progress);
         if (!adult.isEmpty()) {
             s.put("adult_dp_sgd_train_seconds_median", median(adult.stream().mapToDouble(x -> x).toArray()));
@@ -124,6 +128,93 @@ final class PerfSuite implements BenchSuite {
             perStep = (allocatedBytes() - a0) / (double) steps;
         }
         return perStep;
+    }
+
+    /** Rows of the row-kernel comparison (160 MB at d = 100: larger than any cache). */
+    private static final int KERNEL_ROWS = 200_000;
+
+    /**
+     * The full pass (dot, φ′, axpy per row) over a flat copy of the first rows, with each implementation of
+     * {@link RowKernels} called directly (scalar loops; vector kernels with the same bits; the reordered
+     * vector dot), alternating within every repetition (each timing the mean of several passes): ns per
+     * example×feature and the scalar ÷ vector ratios. Without the Vector API module only the scalar row is run, and the summary says why.
+     */
+    private static Map<String, Object> rowKernelTimes(Dataset data, int reps, int passes, PrintWriter progress) {
+        int rows = Math.min(KERNEL_ROWS, data.size());
+        int d = data.dimension();
+        double[] x = new double[rows * d];
+        double[] y = new double[rows];
+        for (int i = 0; i < rows; i++) {
+            data.copyRow(i, x, i * d);
+            y[i] = data.label(i);
+        }
+        double[] w = Synthetic.plantedVector(d, 1.0, Rngs.seeded(5)).data;
+        boolean vector = RowKernels.vectorAvailable();
+        String[] names = {"scalar", "vector", "reordered"};
+        double[][] t = new double[3][reps];
+        double check = 0;
+        for (int r = 0; r < reps; r++) {
+            for (int k = 0; k < (vector ? 3 : 1); k++) {
+                long t0 = System.nanoTime();
+                for (int p = 0; p < passes; p++) {
+                    check += flatPass(k, x, y, w, rows, d);
+                }
+                t[k][r] = seconds(t0) / passes;
+            }
+            progress.printf("row kernels rep %d: scalar %.4f s, vector %.4f s, reordered %.4f s%n", r, t[0][r], t[1][r],
+                    t[2][r]);
+        }
+        double perCell = 1e9 / ((double) rows * d);
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("row_kernels_rows", rows);
+        s.put("row_kernels_in_use", RowKernels.kernel().name());
+        for (int k = 0; k < 3; k++) {
+            s.put("row_kernels_" + names[k] + "_ns_per_example_feature", k == 0 || vector ? median(t[k]) * perCell
+                    : "not run: start the JVM with --add-modules jdk.incubator.vector");
+        }
+        if (vector) {
+            s.put("row_kernels_ratio_scalar_to_vector", median(t[0]) / median(t[1]));
+            s.put("row_kernels_ratio_scalar_to_vector_of_minimums", min(t[0]) / min(t[1]));
+            s.put("row_kernels_ratio_scalar_to_reordered", median(t[0]) / median(t[2]));
+        }
+        s.put("row_kernels_checksum", check);
+        return s;
+    }
+
+    private static double flatPass(int kernel, double[] x, double[] y, double[] w, int rows, int d) {
+        return kernel == 0 ? scalarPass(x, y, w, rows, d) : kernel == 1 ? vectorPass(x, y, w, rows, d)
+                : reorderedPass(x, y, w, rows, d);
+    }
+
+    // one method per kernel, so that each loop is compiled for its own kernel
+    private static double scalarPass(double[] x, double[] y, double[] w, int rows, int d) {
+        GeneralizedLinearLoss gll = Losses.logistic();
+        double[] g = new double[d];
+        for (int i = 0; i < rows; i++) {
+            double z = RowKernels.scalarDot(x, i * d, w, 0, d);
+            RowKernels.scalarAxpy(gll.derivative(z, y[i]) / rows, x, i * d, g, 0, d);
+        }
+        return g[0];
+    }
+
+    private static double vectorPass(double[] x, double[] y, double[] w, int rows, int d) {
+        GeneralizedLinearLoss gll = Losses.logistic();
+        double[] g = new double[d];
+        for (int i = 0; i < rows; i++) {
+            double z = RowKernels.vectorDot(x, i * d, w, 0, d);
+            RowKernels.vectorAxpy(gll.derivative(z, y[i]) / rows, x, i * d, g, 0, d);
+        }
+        return g[0];
+    }
+
+    private static double reorderedPass(double[] x, double[] y, double[] w, int rows, int d) {
+        GeneralizedLinearLoss gll = Losses.logistic();
+        double[] g = new double[d];
+        for (int i = 0; i < rows; i++) {
+            double z = RowKernels.reorderedDot(x, i * d, w, 0, d);
+            RowKernels.vectorAxpy(gll.derivative(z, y[i]) / rows, x, i * d, g, 0, d);
+        }
+        return g[0];
     }
 
     /** The row-by-row loop (dot, φ′, axpy per row) that the full-pass kernels replace: the baseline. */
@@ -203,10 +294,13 @@ final class PerfSuite implements BenchSuite {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Pattern sec = Pattern.compile("\"seconds\"\\s*:\\s*([0-9.eE+-]+)");
         for (int r = 0; r < reps; r++) {
-            Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                    "org.dpopt.cli.Main", "train", "--algorithm", "dp-sgd", "--data", f.toString(), "--epsilon", "1",
-                    "--delta", "1e-5", "--epochs", "30", "--batch-size", "256", "--seed", String.valueOf(r), "--json")
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            List<String> cmd = new ArrayList<>(List.of(java.toString()));
+            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+                cmd.addAll(List.of("--add-modules", "jdk.incubator.vector")); // the child uses this JVM's kernels
+            }
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.dpopt.cli.Main", "train",
+                    "--algorithm", "dp-sgd", "--data", f.toString(), "--epsilon", "1", "--delta", "1e-5", "--epochs", "30", "--batch-size", "256", "--seed", String.valueOf(r), "--json"));
+            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             String json = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             Matcher m = sec.matcher(json);
             if (p.waitFor() != 0 || !m.find()) {

@@ -1,5 +1,7 @@
 package org.dpopt.linalg;
 
+import java.util.Locale;
+
 /**
  * Allocation-free dot and axpy kernels on rows stored in flat row-major arrays, shared by the in-memory
  * dataset and the batch buffers of the per-example kernels so that a row gives the same bits wherever it
@@ -8,13 +10,77 @@ package org.dpopt.linalg;
  * <p>The summation order is part of the contract: {@link #dot} adds x_j·w_j into four accumulators
  * (j mod 4, the tail into the first) and returns (s₀ + s₁) + (s₂ + s₃); {@link #axpy} updates each entry
  * once.
+ *
+ * <p>Two implementations of that contract, chosen once per JVM by {@link #kernel()}: the scalar loops
+ * ({@link #scalarDot}, {@link #scalarAxpy}), and the same arithmetic on 256-bit vectors of the incubating
+ * Vector API, which gives the same bits and is used when the JVM was started with
+ * {@code --add-modules jdk.incubator.vector} (the {@code ./dpopt} launcher adds it when the JDK has the
+ * module) on hardware with 256-bit vectors. Without the module the scalar loops run, with no error and no
+ * message. The system property {@value #PROPERTY} overrides the choice: {@code scalar} (or {@code false})
+ * forces the scalar loops; {@code reordered} selects a vector dot with sixteen partial sums, faster but
+ * not the documented order (results agree to rounding, not to the bit, so seeded runs change); any
+ * other value, or none, is the default choice.
  */
 public final class RowKernels {
+    /** The system property that overrides the kernel choice. */
+    public static final String PROPERTY = "dpopt.vector";
+    private static final String MODULE = "jdk.incubator.vector";
+
+    /** The implementations {@link #kernel()} can choose. */
+    public enum Kernel {
+        /** The scalar loops. */
+        SCALAR,
+        /** Vector API, the same bits as {@link #SCALAR}. */
+        VECTOR,
+        /** Vector API with a reordered dot (agrees to rounding only; opt-in). */
+        VECTOR_REORDERED
+    }
+
+    private static final boolean AVAILABLE = vectorAvailable();
+    private static final Kernel KERNEL = choose(System.getProperty(PROPERTY));
+    private static final boolean VECTOR = KERNEL != Kernel.SCALAR;
+    private static final boolean REORDERED = KERNEL == Kernel.VECTOR_REORDERED;
+
     private RowKernels() {
     }
 
-    /** ⟨x[xo, xo + d), w[wo, wo + d)⟩ in the documented order. Not modified: x, w. */
+    /** The kernel this JVM uses (fixed at class initialisation). */
+    public static Kernel kernel() {
+        return KERNEL;
+    }
+
+    /** True if the Vector API module is in the boot layer and the hardware has 256-bit vectors. */
+    public static boolean vectorAvailable() {
+        return ModuleLayer.boot().findModule(MODULE).isPresent() && VectorRowKernels.hardwareSupported();
+    }
+
+    static Kernel choose(String property) {
+        String p = property == null ? "" : property.trim().toLowerCase(Locale.ROOT);
+        if (p.equals("scalar") || p.equals("false") || !vectorAvailable()) {
+            return Kernel.SCALAR;
+        }
+        return p.equals("reordered") ? Kernel.VECTOR_REORDERED : Kernel.VECTOR;
+    }
+
+    /** ⟨x[xo, xo + d), w[wo, wo + d)⟩ in the documented order (by the chosen kernel). Not modified: x, w. */
     public static double dot(double[] x, int xo, double[] w, int wo, int d) {
+        if (VECTOR) {
+            return REORDERED ? VectorRowKernels.dotReordered(x, xo, w, wo, d) : VectorRowKernels.dot(x, xo, w, wo, d);
+        }
+        return scalarDot(x, xo, w, wo, d);
+    }
+
+    /** out[oo + j] += a·x[xo + j] for j &lt; d (by the chosen kernel). Modified: out. Not modified: x. */
+    public static void axpy(double a, double[] x, int xo, double[] out, int oo, int d) {
+        if (VECTOR) {
+            VectorRowKernels.axpy(a, x, xo, out, oo, d);
+        } else {
+            scalarAxpy(a, x, xo, out, oo, d);
+        }
+    }
+
+    /** The scalar dot in the documented order: the reference every kernel is tested against. */
+    public static double scalarDot(double[] x, int xo, double[] w, int wo, int d) {
         double s0 = 0;
         double s1 = 0;
         double s2 = 0;
@@ -32,10 +98,39 @@ public final class RowKernels {
         return (s0 + s1) + (s2 + s3);
     }
 
-    /** out[oo + j] += a·x[xo + j] for j &lt; d. Modified: out. Not modified: x. */
-    public static void axpy(double a, double[] x, int xo, double[] out, int oo, int d) {
+    /** The scalar axpy. Modified: out. Not modified: x. */
+    public static void scalarAxpy(double a, double[] x, int xo, double[] out, int oo, int d) {
         for (int j = 0; j < d; j++) {
             out[oo + j] += a * x[xo + j];
+        }
+    }
+
+    /**
+     * The vector dot of the documented order (same bits as {@link #scalarDot}); for tests and benchmarks.
+     *
+     * @throws IllegalStateException if the Vector API is not available ({@link #vectorAvailable()})
+     */
+    public static double vectorDot(double[] x, int xo, double[] w, int wo, int d) {
+        requireVector();
+        return VectorRowKernels.dot(x, xo, w, wo, d);
+    }
+
+    /** The vector axpy (same bits as {@link #scalarAxpy}); throws like {@link #vectorDot}. */
+    public static void vectorAxpy(double a, double[] x, int xo, double[] out, int oo, int d) {
+        requireVector();
+        VectorRowKernels.axpy(a, x, xo, out, oo, d);
+    }
+
+    /** The reordered vector dot (agrees with {@link #scalarDot} to rounding); throws like {@link #vectorDot}. */
+    public static double reorderedDot(double[] x, int xo, double[] w, int wo, int d) {
+        requireVector();
+        return VectorRowKernels.dotReordered(x, xo, w, wo, d);
+    }
+
+    private static void requireVector() {
+        if (!AVAILABLE) {
+            throw new IllegalStateException("the Vector API is not available: start the JVM with --add-modules "
+                    + MODULE + " (on hardware with 256-bit vectors)");
         }
     }
 }

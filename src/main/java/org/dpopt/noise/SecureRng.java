@@ -1,6 +1,7 @@
 package org.dpopt.noise;
 
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -47,11 +48,15 @@ public final class SecureRng implements UniformRandomProvider {
     /** Number of small calls per JVM. */
     static final int WARM_CALLS = 16384;
     private static int warmCalls;
+    /** Reads big-endian longs straight from the byte stream (no buffer views per refill). */
+    private static final VarHandle BIG_ENDIAN_LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final SecureRandom entropy; // null only for the fixed-key test constructor
     private final Cipher aes;
     private final byte[] key = new byte[32];
     private final byte[] counter = new byte[16];
+    private final byte[] iv = new byte[16];
     private final byte[] zeros = new byte[REQUEST_BYTES + SEED_BYTES];
     private final byte[] stream = new byte[REQUEST_BYTES + SEED_BYTES];
     private final long[] words = new long[REQUEST_BYTES / 8];
@@ -114,10 +119,11 @@ public final class SecureRng implements UniformRandomProvider {
      * intrinsic only on this path (not on {@code doFinal}) and only once the call site is hot. The first
      * {@value #WARM_CALLS} calls in the JVM therefore use {@value #WARM_CHUNK}-byte pieces (about 1 MiB
      * of key stream), which makes the call site hot early; later calls use {@value #CHUNK_BYTES}-byte
-     * pieces. Only the speed depends on this, never the output.
+     * pieces. Only the speed depends on this, never the output. Allocates only what the JCE needs for a
+     * new key (its key schedule, about 2 KB, once per request): the counter block is reused.
      */
     private void keyStream(byte[] out, int len) {
-        byte[] iv = counter.clone();
+        System.arraycopy(counter, 0, iv, 0, 16);
         increment(iv);
         try {
             aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new IvParameterSpec(iv));
@@ -190,7 +196,9 @@ public final class SecureRng implements UniformRandomProvider {
 
     private void refill() {
         request(REQUEST_BYTES);
-        ByteBuffer.wrap(stream, 0, REQUEST_BYTES).order(ByteOrder.BIG_ENDIAN).asLongBuffer().get(words);
+        for (int i = 0; i < words.length; i++) {
+            words[i] = (long) BIG_ENDIAN_LONGS.get(stream, 8 * i);
+        }
         Arrays.fill(stream, 0, REQUEST_BYTES, (byte) 0);
         next = 0;
     }

@@ -6,13 +6,16 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Problem;
 import org.dpopt.sampling.BatchSampler;
+import org.dpopt.sampling.BatchSlots;
 import org.ejml.data.DMatrixRMaj;
 
 /**
  * The in-memory {@link BatchGradientSource}: the sampler's iterator over the rows of a {@link Dataset}
  * and the clip-and-sum kernel of the loss's per-run oracle ({@link SmoothedLoss#runOracle}: the exact
  * gradient with the GLL fast path, or a smoothed loss's own oracle). One per run; the index, weight and
- * row-gather buffers are allocated once, in {@link #open}.
+ * row-gather buffers are allocated in {@link #open}, sized from the sampler's public starting capacity
+ * (about b + 8√b slots for Poisson batches of expected size b, not n), and the slots grow only on a rare
+ * batch that does not fit.
  */
 public final class DatasetBatches implements BatchGradientSource {
     private final Dataset data;
@@ -20,8 +23,7 @@ public final class DatasetBatches implements BatchGradientSource {
     private final GradientOracle oracle;
     private final DMatrixRMaj scratch;
     private BatchSampler.BatchIterator it;
-    private int[] idx;
-    private double[] weights;
+    private BatchSlots slots;
     private BatchBuffers buffers;
     private final BatchSum counts = new BatchSum(0, 0);
     private long next;
@@ -36,9 +38,8 @@ public final class DatasetBatches implements BatchGradientSource {
 
     @Override
     public void open(BatchSampler sampler, int n, UniformRandomProvider rng) {
-        idx = new int[sampler.maxBatchSlots(n)];
-        weights = new double[idx.length];
-        buffers = BatchBuffers.of(data.dimension(), idx.length);
+        slots = new BatchSlots(sampler.initialBatchSlots(n));
+        buffers = BatchBuffers.of(data.dimension(), slots.capacity());
         it = sampler.iterator(n, rng);
         next = 0;
     }
@@ -52,12 +53,14 @@ public final class DatasetBatches implements BatchGradientSource {
             throw Checks.fail("step", "the next step " + next, step);
         }
         next++;
-        int k = it.next(idx, weights);
+        int k = it.next(slots);
+        int[] idx = slots.indices();
+        double[] weights = slots.weights();
         int clipped = oracle.addClippedBatch(w, data, idx, 0, k, weights, clip, out, scratch, buffers);
-        return counts.set(realCount(k), clipped);
+        return counts.set(realCount(idx, weights, k), clipped);
     }
 
-    private int realCount(int k) {
+    private int realCount(int[] idx, double[] weights, int k) {
         int rows = data.size();
         int real = 0;
         for (int a = 0; a < k; a++) {

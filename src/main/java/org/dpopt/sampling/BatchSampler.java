@@ -31,6 +31,15 @@ public interface BatchSampler {
     /** An upper bound on the number of slots {@link BatchIterator#next} fills, for buffer sizing. */
     int maxBatchSlots(int n);
 
+    /**
+     * The public starting capacity of the {@link BatchSlots} a run writes batches into, at most
+     * {@link #maxBatchSlots}. By default that bound; a sampler that returns less must give iterators whose
+     * {@link BatchIterator#next(BatchSlots)} grows the slots when a batch needs more.
+     */
+    default int initialBatchSlots(int n) {
+        return maxBatchSlots(n);
+    }
+
     /** A fresh iterator over the T batches for a dataset of size n. */
     BatchIterator iterator(int n, UniformRandomProvider rng);
 
@@ -71,5 +80,17 @@ public interface BatchSampler {
          * @return the number of slots filled (may be 0 for an empty Poisson batch)
          */
         int next(int[] indices, double[] weights);
+
+        /**
+         * The same batch written into slots, grown first if needed. By default the arrays are used as
+         * they are, so their capacity must be at least the sampler's {@link BatchSampler#maxBatchSlots}; iterators of
+         * samplers with a smaller {@link BatchSampler#initialBatchSlots} override this. Either way the same records
+         * in the same order as {@link #next(int[], double[])}.
+         *
+         * @return the number of slots filled
+         */
+        default int next(BatchSlots slots) {
+            return next(slots.indices(), slots.weights());
+        }
     }
 }

@@ -35,6 +35,12 @@ public sealed interface KeyedSampler extends BatchSampler permits PlannedPoisson
         return direct().maxBatchSlots(n);
     }
 
+    /** The direct sampler's starting capacity (the materialized iterators grow the slots as needed). */
+    @Override
+    default int initialBatchSlots(int n) {
+        return direct().initialBatchSlots(n);
+    }
+
     @Override
     default DpEvent stepEvent(int n, double noiseMultiplier) {
         return direct().stepEvent(n, noiseMultiplier);

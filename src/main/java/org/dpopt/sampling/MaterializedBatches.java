@@ -16,6 +16,14 @@ final class MaterializedBatches implements BatchSampler.BatchIterator {
     }
 
     @Override
+    public int next(BatchSlots slots) {
+        if (t < batches.length) {
+            slots.ensureCapacity(Math.max(batches[t].length, padTo));
+        }
+        return next(slots.indices(), slots.weights());
+    }
+
+    @Override
     public int next(int[] idx, double[] w) {
         if (t >= batches.length) {
             throw new IllegalStateException("all " + batches.length + " planned steps were used");

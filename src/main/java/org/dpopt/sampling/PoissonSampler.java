@@ -46,6 +46,13 @@ public record PoissonSampler(double expectedBatchSize, long steps) implements Po
         return n;
     }
 
+    /** The public starting capacity {@link BatchSlots#poissonCapacity}: about b + 8√b, not n. */
+    @Override
+    public int initialBatchSlots(int n) {
+        samplingProbability(n);
+        return BatchSlots.poissonCapacity(expectedBatchSize, n);
+    }
+
     @Override
     public NeighboringRelation relation() {
         return NeighboringRelation.ADD_OR_REMOVE_ONE;
@@ -79,17 +86,49 @@ public record PoissonSampler(double expectedBatchSize, long steps) implements Po
         if (length < 0 || (records != null && length > records.length)) {
             throw Checks.fail("length", "in [0, " + (records == null ? "n" : records.length) + "]", length);
         }
-        if (q >= 1) {
-            return (idx, w) -> {
+        return new Skips(records, length, q, rng);
+    }
+
+    /**
+     * The geometric-skip iterator: the draws, and so the records, do not depend on the arrays written
+     * into; {@link #next(BatchSlots)} only grows them when a batch does not fit.
+     */
+    private static final class Skips implements BatchIterator {
+        private final int[] records;
+        private final int length;
+        private final boolean all;
+        private final double logOneMinusQ;
+        private final UniformRandomProvider rng;
+
+        Skips(int[] records, int length, double q, UniformRandomProvider rng) {
+            this.records = records;
+            this.length = length;
+            this.all = q >= 1;
+            this.logOneMinusQ = all ? 0 : Math.log1p(-q);
+            this.rng = rng;
+        }
+
+        @Override
+        public int next(int[] idx, double[] w) {
+            return fill(idx, w, null);
+        }
+
+        @Override
+        public int next(BatchSlots slots) {
+            if (all) {
+                slots.ensureCapacity(length);
+            }
+            return fill(slots.indices(), slots.weights(), slots);
+        }
+
+        private int fill(int[] idx, double[] w, BatchSlots slots) {
+            if (all) {
                 for (int i = 0; i < length; i++) {
                     idx[i] = records == null ? i : records[i];
                     w[i] = 1;
                 }
                 return length;
-            };
-        }
-        double logOneMinusQ = Math.log1p(-q);
-        return (idx, w) -> {
+            }
             int count = 0;
             long i = -1;
             while (true) {
@@ -100,10 +139,15 @@ public record PoissonSampler(double expectedBatchSize, long steps) implements Po
                 if (i >= length || i < 0) {
                     return count;
                 }
+                if (count == idx.length && slots != null) {
+                    slots.ensureCapacity(count + 1);
+                    idx = slots.indices();
+                    w = slots.weights();
+                }
                 idx[count] = records == null ? (int) i : records[(int) i];
                 w[count] = 1;
                 count++;
             }
-        };
+        }
     }
 }

@@ -65,12 +65,13 @@ public record TruncatedPoissonSampler(double expectedBatchSize, int maxBatchSize
     public BatchIterator iterator(int n, UniformRandomProvider rng) {
         samplingProbability(n);
         Checks.notNull("rng", rng);
-        int[] scratch = new int[n];
-        double[] scratchW = new double[n];
+        // the untruncated draw, in slots sized from b and B (grown on the rare larger draw)
+        BatchSlots draw = new BatchSlots(Math.max(maxBatchSize, BatchSlots.poissonCapacity(expectedBatchSize, n)));
         BatchIterator poisson = new PoissonSampler(expectedBatchSize, steps).iterator(n, rng);
         int cap = maxBatchSize;
         return (idx, w) -> {
-            int k = poisson.next(scratch, scratchW);
+            int k = poisson.next(draw);
+            int[] scratch = draw.indices();
             if (k > cap) {
                 // uniformly random subset of size B: the first B positions of a partial Fisher–Yates
                 for (int a = 0; a < cap; a++) {
