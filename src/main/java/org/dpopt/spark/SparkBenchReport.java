@@ -76,6 +76,8 @@ final class SparkBenchReport {
             s.put("svrg_rows_fetched", (long) r.get("svrg_rows", ""));
             s.put("full_gradient_with_rows_spark_median_s", median(values(r, "full_gradient_with_rows_s")));
             s.put("rows_only_spark_median_s", median(values(r, "rows_only_s")));
+            s.put("spark_cache_memory_bytes", (long) r.get("cache_memory_bytes", ""));
+            s.put("spark_cache_disk_bytes", (long) r.get("cache_disk_bytes", ""));
         }
         for (String k : PeakMemory.KEYS) {
             s.put(p + k, (long) r.get(k, ""));

@@ -129,6 +129,7 @@ public final class SparkBenchSuite implements BenchSuite {
         long t0 = System.nanoTime();
         DistributedData dist = SparkSynthetic.distributed(spark, o.n(), o.d(), parts, 1);
         r.put("generate_s", "", (System.nanoTime() - t0) / 1e9);
+        cached(spark, dist, r, progress);
         ProblemShape shape = dist.shape(Losses.logistic(), ConvexSets.unconstrained(), 0);
         for (int b : o.batches()) {
             sparkEpoch(b, dist, shape, o.byStep(), r);
@@ -199,6 +200,27 @@ public final class SparkBenchSuite implements BenchSuite {
                     new DMatrixRMaj(d, 1), ids, k)));
             r.put("rows_only_s", q, seconds(() -> passes.rows(ids, k)));
         }
+    }
+
+    /**
+     * How the executors hold the benchmark's rows: bytes of the cached blocks in memory and on disk. Rows on
+     * disk would make the Spark times disk times, so that is shouted.
+     */
+    private static void cached(SparkSession spark, DistributedData dist, SideResults r, PrintWriter progress) {
+        long mem = 0;
+        long disk = 0;
+        for (org.apache.spark.storage.RDDInfo info : spark.sparkContext().getRDDStorageInfo()) {
+            if (info.id() == dist.blocks().id()) {
+                mem += info.memSize();
+                disk += info.diskSize();
+            }
+        }
+        r.put("cache_memory_bytes", "", mem);
+        r.put("cache_disk_bytes", "", disk);
+        progress.printf("executors cache the rows: %.2f GB in memory, %.2f GB on disk%s%n", mem / 1e9, disk / 1e9,
+                disk > 0 ? " -- NOT all in memory: Spark times below include disk reads; give the JVM more heap "
+                        + "(-Xmx) or -Dspark.memory.fraction" : "");
+        progress.flush();
     }
 
     /** The process figures of a side: pid, end time, peak memory so far. */

@@ -61,6 +61,8 @@ class SparkBenchSuiteTest {
         assertEquals(3, Files.readAllLines(out.resolve("spark-full-gradient.csv")).size());
         assertTrue(Files.isRegularFile(out.resolve("spark-epoch.png")));
         assertTrue(log.toString().contains("by-step layout skipped"), log.toString());
+        assertEquals(0L, s.get("spark_cache_disk_bytes"));
+        assertTrue((Long) s.get("spark_cache_memory_bytes") >= 8L * 10_000 * 5, s.toString());
     }
 
     @Test
