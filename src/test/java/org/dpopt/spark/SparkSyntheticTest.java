@@ -3,6 +3,7 @@ package org.dpopt.spark;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The benchmark's synthetic rows: the executors' blocks and the in-memory copy (generated in place) are
  * the same rows bit for bit, for a block count that does not divide n; a block holds its rows once and
- * survives Java serialization unchanged.
+ * survives Java serialization unchanged; the keyed plan's cached step index does not count the rows again.
  */
 class SparkSyntheticTest {
 
@@ -54,5 +55,35 @@ class SparkSyntheticTest {
         RowBlock empty = new RowBlock(7, 0, 4, 1.0, new double[0], new double[0], 0);
         assertEquals("number of rows must be at least 1 but was 0",
                 assertThrows(IllegalArgumentException.class, empty::dataset).getMessage());
+    }
+
+    @Test
+    void theKeyedStepIndexIsCachedWithoutTheRows() {
+        int n = 20_000;
+        DistributedData dist = SparkSynthetic.distributed(SparkTests.spark(), n, 50, 2, 5);
+        SparkBatches batches = new SparkBatches(dist, org.dpopt.loss.Losses.logistic(), null);
+        try {
+            batches.open(org.dpopt.sampling.PlannedPoissonSampler.of(org.dpopt.sampling.PoissonSampler.epochs(100, 1, n)),
+                    n, org.dpopt.noise.Rngs.seeded(1));
+            long rows = 0;
+            long others = 0;
+            int cachedAfter = 0;
+            for (org.apache.spark.storage.RDDInfo info : SparkTests.spark().sparkContext().getRDDStorageInfo()) {
+                if (info.id() == dist.blocks().id()) {
+                    rows = info.memSize();
+                } else if (info.id() > dist.blocks().id()) {
+                    others += info.memSize();
+                    cachedAfter++;
+                }
+            }
+            assertTrue(rows >= 8L * n * 50, "rows cached: " + rows);
+            assertEquals(1, cachedAfter, "the step index only");
+            // the index holds about one (step, row) entry per record and epoch: 16 bytes a record, not 400
+            assertTrue(others < rows / 10, "index " + others + " bytes against rows " + rows);
+        } finally {
+            // the last of the T = n/B = 200 steps releases the index
+            batches.addBatch(199, new org.ejml.data.DMatrixRMaj(50, 1), 1.0, new org.ejml.data.DMatrixRMaj(50, 1));
+            dist.unpersist();
+        }
     }
 }
