@@ -14,6 +14,7 @@ public final class BenchSuites {
     static {
         add(new DpSgdEpochSuite());
         add(new PerfSuite());
+        add(new LargeEpochSuite());
         add(new RealDataSuite());
         add(new SamplersSuite());
         add(new SmoothedGradientSuite());

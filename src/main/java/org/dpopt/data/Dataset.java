@@ -79,6 +79,45 @@ public final class Dataset {
         return new Dataset(xs, labels.clone(), features.numRows, features.numCols, rowNormBound, true);
     }
 
+    /**
+     * Writes one row of a dataset being generated: row i's features into {@code row} (length d, reused
+     * between calls) and its label as the result.
+     */
+    @FunctionalInterface
+    public interface RowSource {
+        /** Fills row (length d) with row i's features and returns its label. */
+        double next(int i, double[] row);
+    }
+
+    /**
+     * Creates an n×d dataset row by row from a source, written straight into the dataset's own storage:
+     * no n×d temporary, so a dataset of several gigabytes needs its own size and no more. The source is
+     * called once per row, for i = 0, 1, …, n − 1 in this order; each row is copied out of the buffer
+     * (the source never sees the dataset's storage). Validated as {@link #of(DMatrixRMaj, double[], double)}.
+     *
+     * @param n number of rows, 1 ≤ n and n·d &lt; 2³¹
+     * @param d number of features, d ≥ 1
+     * @param rowNormBound declared public bound R &gt; 0 with ‖x_i‖₂ ≤ R for every row
+     * @throws IllegalArgumentException on any violation, naming the offending entry
+     */
+    public static Dataset generate(int n, int d, double rowNormBound, RowSource source) {
+        Checks.atLeastOne("number of rows", n);
+        Checks.atLeastOne("number of features", d);
+        Checks.positive("rowNormBound", rowNormBound);
+        Checks.notNull("source", source);
+        if ((long) n * d > Integer.MAX_VALUE - 8) {
+            throw Checks.fail("number of rows times features", "below 2^31", (long) n * d);
+        }
+        double[] xs = new double[n * d];
+        double[] ys = new double[n];
+        double[] row = new double[d];
+        for (int i = 0; i < n; i++) {
+            ys[i] = source.next(i, row);
+            System.arraycopy(row, 0, xs, i * d, d);
+        }
+        return new Dataset(xs, ys, n, d, rowNormBound, true);
+    }
+
     /** As {@link #of(DMatrixRMaj, double[], double)} from a row array {@code rows[i][j]}. */
     public static Dataset of(double[][] rows, double[] labels, double rowNormBound) {
         Checks.notNull("rows", rows);

@@ -69,7 +69,7 @@ public final class DistributedData {
         JavaRDD<RowBlock> out = blocks.map(k -> {
             double[] xs = new double[k.rows * d1];
             for (int a = 0; a < k.rows; a++) {
-                System.arraycopy(k.x, a * k.d, xs, a * d1, k.d);
+                k.copyRow(a, xs, a * d1);
                 xs[a * d1 + k.d] = c;
             }
             return new RowBlock(k.firstId, k.rows, d1, b, xs, k.y, k.projected);
@@ -146,8 +146,9 @@ public final class DistributedData {
             List<Row> out = new ArrayList<>(b.rows);
             for (int a = 0; a < b.rows; a++) {
                 Double[] x = new Double[b.d];
+                double[] xa = b.row(a);
                 for (int j = 0; j < b.d; j++) {
-                    x[j] = b.x[a * b.d + j];
+                    x[j] = xa[j];
                 }
                 out.add(RowFactory.create(b.firstId + a, x, b.y[a]));
             }
@@ -210,10 +211,10 @@ public final class DistributedData {
         for (int a = 0; a < b.rows; a++) {
             boolean isTest = t < nt && test[lo + t] == b.firstId + a;
             if (isTest) {
-                System.arraycopy(b.x, a * b.d, xt, t * b.d, b.d);
+                b.copyRow(a, xt, t * b.d);
                 yt[t++] = b.y[a];
             } else {
-                System.arraycopy(b.x, a * b.d, xr, r * b.d, b.d);
+                b.copyRow(a, xr, r * b.d);
                 yr[r++] = b.y[a];
             }
         }

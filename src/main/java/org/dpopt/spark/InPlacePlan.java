@@ -27,16 +27,19 @@ import scala.Tuple2;
  */
 final class InPlacePlan implements StoredPlan {
 
-    /** A block of rows with its step index. */
+    /**
+     * The step index of a block of rows (the block itself stays in the rows' cache: a step pairs the two
+     * partition by partition, so the cache holds the rows once and counts them once).
+     */
     static final class Indexed implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final RowBlock block;
+        private static final long serialVersionUID = 2L;
+        final long firstId;
         final long[] steps;
         final int[] start;
         final int[] rows;
 
-        Indexed(RowBlock block, long[] steps, int[] start, int[] rows) {
-            this.block = block;
+        Indexed(long firstId, long[] steps, int[] start, int[] rows) {
+            this.firstId = firstId;
             this.steps = steps;
             this.start = start;
             this.rows = rows;
@@ -90,16 +93,19 @@ final class InPlacePlan implements StoredPlan {
                 }
             }
             start[distinct] = m;
-            return new Indexed(b, Arrays.copyOf(steps, distinct), Arrays.copyOf(start, distinct + 1), rows);
+            return new Indexed(b.firstId, Arrays.copyOf(steps, distinct), Arrays.copyOf(start, distinct + 1), rows);
         }
     }
 
     private final BatchPlan plan;
+    private final JavaRDD<RowBlock> blocks;
     private final JavaRDD<Indexed> index;
     private final Broadcast<HashMap<Long, long[]>> thresholds;
 
-    private InPlacePlan(BatchPlan plan, JavaRDD<Indexed> index, Broadcast<HashMap<Long, long[]>> thresholds) {
+    private InPlacePlan(BatchPlan plan, JavaRDD<RowBlock> blocks, JavaRDD<Indexed> index,
+            Broadcast<HashMap<Long, long[]>> thresholds) {
         this.plan = plan;
+        this.blocks = blocks;
         this.index = index;
         this.thresholds = thresholds;
     }
@@ -126,7 +132,7 @@ final class InPlacePlan implements StoredPlan {
                     List<Tuple2<Long, long[]>> out = new ArrayList<>();
                     for (long t : bo.value()) {
                         for (int a : ix.members(t)) {
-                            long id = ix.block.firstId + a;
+                            long id = ix.firstId + a;
                             out.add(new Tuple2<>(t, new long[] {s.sortKey(t, id), id}));
                         }
                     }
@@ -138,7 +144,7 @@ final class InPlacePlan implements StoredPlan {
                 bo.destroy();
             }
         }
-        return new InPlacePlan(plan, index, SparkEngine.context(data.session()).broadcast(cut));
+        return new InPlacePlan(plan, data.blocks(), index, SparkEngine.context(data.session()).broadcast(cut));
     }
 
     /** The B-th smallest (key, id) pair (unsigned key, then id). */
@@ -159,7 +165,7 @@ final class InPlacePlan implements StoredPlan {
         BatchPlan.Stream s = plan.stream();
         int k = 0;
         for (int a : m) {
-            long id = ix.block.firstId + a;
+            long id = ix.firstId + a;
             long key = s.sortKey(t, id);
             int c = key != th[0] ? Long.compareUnsigned(key, th[0]) : Long.compare(id, th[1]);
             if (c <= 0) {
@@ -178,14 +184,23 @@ final class InPlacePlan implements StoredPlan {
     public List<StepSum> sum(long step, double[] ws, double clip, LossCodec codec, int d) {
         BatchPlan p = plan;
         Broadcast<HashMap<Long, long[]>> cut = thresholds;
-        JavaRDD<StepSum> job = index.map(ix -> {
-            long t0 = System.nanoTime();
-            int[] idx = kept(ix, step, p, cut.value());
-            DMatrixRMaj sum = new DMatrixRMaj(d, 1);
-            int clipped = idx.length == 0 ? 0 : new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY)
-                    .addClippedBatch(DMatrixRMaj.wrap(d, 1, ws), ix.block.dataset(), idx, 0, idx.length, null, clip,
-                            sum, new DMatrixRMaj(d, 1));
-            return new StepSum(sum.data, idx.length, clipped, 1, System.nanoTime() - t0);
+        JavaRDD<StepSum> job = blocks.zipPartitions(index, (bs, ixs) -> {
+            List<StepSum> out = new ArrayList<>(1);
+            while (bs.hasNext() && ixs.hasNext()) {
+                RowBlock b = bs.next();
+                Indexed ix = ixs.next();
+                if (ix.firstId != b.firstId) {
+                    throw new IllegalStateException("step index of block " + ix.firstId + " met block " + b.firstId);
+                }
+                long t0 = System.nanoTime();
+                int[] idx = kept(ix, step, p, cut.value());
+                DMatrixRMaj sum = new DMatrixRMaj(d, 1);
+                int clipped = idx.length == 0 ? 0 : new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY)
+                        .addClippedBatch(DMatrixRMaj.wrap(d, 1, ws), b.dataset(), idx, 0, idx.length, null, clip,
+                                sum, new DMatrixRMaj(d, 1));
+                out.add(new StepSum(sum.data, idx.length, clipped, 1, System.nanoTime() - t0));
+            }
+            return out.iterator();
         });
         return SparkEngine.call(job::collect);
     }
@@ -200,7 +215,7 @@ final class InPlacePlan implements StoredPlan {
                 int[] k = kept(ix, t, p, cut.value());
                 long[] ids = new long[k.length];
                 for (int a = 0; a < k.length; a++) {
-                    ids[a] = ix.block.firstId + k[a];
+                    ids[a] = ix.firstId + k[a];
                 }
                 out.add(new Tuple2<>(t, ids));
             }

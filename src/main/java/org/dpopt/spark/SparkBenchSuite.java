@@ -1,22 +1,16 @@
 package org.dpopt.spark;
 
-import static org.dpopt.bench.BenchStats.median;
 import static org.dpopt.bench.BenchStats.seconds;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 import org.apache.spark.sql.SparkSession;
 import org.dpopt.accounting.RdpAccountant;
-import org.dpopt.bench.BenchStats;
 import org.dpopt.bench.BenchSuite;
-import org.dpopt.bench.Plots;
+import org.dpopt.bench.PeakMemory;
 import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.loss.GeneralizedLinearLoss;
@@ -33,11 +27,13 @@ import org.ejml.data.DMatrixRMaj;
 
 /**
  * {@code dpopt bench --suite spark}: the Spark engine in local mode against the in-memory engine on the
- * same synthetic logistic rows (generated on the executors for Spark, and identically in the driver for
+ * same synthetic logistic rows (generated on the executors for Spark, and identically, in place, for
  * memory). For expected batch sizes B: one DP-SGD epoch in memory (the sequential Poisson sampler, and
- * the keyed one) and on Spark (keyed plan build + T steps), the per-step time, the plan-build time; and
- * the full-gradient pass time (alone, with an SVRG epoch's rows, and the row fetch alone). Sizes: n from the system property {@code dpopt.spark.rows} (default 10⁶),
- * d = 100, master from {@code dpopt.spark.master} (default local[2]); {@code --quick}: n = 2·10⁴, d = 20.
+ * the keyed one) and on Spark (keyed plan build + T steps; by-step layout; Poisson drawn on the driver),
+ * the per-step time, the plan-build time; and the full-gradient pass time (alone, with an SVRG epoch's
+ * rows, and the row fetch alone). The in-memory side runs first and its rows are dropped before Spark
+ * generates its own, so one process never holds both copies at once; with {@code dpopt.spark.side} the
+ * two sides run in separate processes (settings: {@link SparkBenchOptions}; tables: {@link SparkBenchReport}).
  */
 public final class SparkBenchSuite implements BenchSuite {
 
@@ -48,159 +44,210 @@ public final class SparkBenchSuite implements BenchSuite {
 
     @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
-        long n = quick ? 20_000 : Long.getLong("dpopt.spark.rows", 1_000_000L);
-        int d = quick ? 20 : 100;
-        int[] batches = quick ? new int[] {100, 1000} : Arrays.stream(System.getProperty("dpopt.spark.batches",
-                "1000,10000,100000").split(",")).mapToInt(Integer::parseInt).toArray();
-        int reps = quick ? 2 : 5;
-        SparkEngine.quietTaskFailures();
-        SparkSession spark = SparkEngine.session(System.getProperty("dpopt.spark.master", "local[2]"));
-        int parts = Math.max(2, SparkEngine.context(spark).defaultParallelism());
-        progress.printf("spark bench: n=%d d=%d master=%s%n", n, d, spark.sparkContext().master());
+        return run(out, SparkBenchOptions.of(quick), progress);
+    }
+
+    /** Runs the side(s) of o, keeps a single side's results in out, and writes the tables once both exist. */
+    static Map<String, Object> run(Path out, SparkBenchOptions o, PrintWriter progress) throws Exception {
+        SideResults mem = null;
+        SideResults sp = null;
+        if (o.side() != SparkBenchOptions.Side.SPARK) {
+            mem = memorySide(o, progress);
+            if (o.side() == SparkBenchOptions.Side.MEMORY) {
+                mem.write(out);
+                sp = SideResults.read(out, "spark");
+            }
+        }
+        if (o.side() != SparkBenchOptions.Side.MEMORY) {
+            sp = sparkSide(o, progress);
+            if (o.side() == SparkBenchOptions.Side.SPARK) {
+                sp.write(out);
+                mem = SideResults.read(out, "memory");
+            }
+        }
+        return SparkBenchReport.write(out, o, mem, sp, progress);
+    }
+
+    /** The in-memory side: generation, the epochs at every B, the full-gradient passes, peak memory. */
+    static SideResults memorySide(SparkBenchOptions o, PrintWriter progress) {
+        if (o.parts() == 0) {
+            throw org.dpopt.linalg.Checks.fail("dpopt.spark.parts", "set (the Spark side's block count) for master "
+                    + o.master(), 0);
+        }
+        progress.printf("spark bench, in-memory side: n=%d d=%d in %d blocks%n", o.n(), o.d(), o.parts());
         progress.flush();
+        SideResults r = new SideResults("memory", o.n(), o.d(), o.parts());
         long t0 = System.nanoTime();
-        DistributedData dist = SparkSynthetic.distributed(spark, n, d, parts, 1);
-        double genSpark = (System.nanoTime() - t0) / 1e9;
-        Dataset mem = SparkSynthetic.inMemory(n, d, parts, 1);
-        Problem problem = Problem.of(mem, Losses.logistic());
-        ProblemShape shape = dist.shape(Losses.logistic(), ConvexSets.unconstrained(), 0);
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("n", n);
-        summary.put("d", d);
-        summary.put("master", spark.sparkContext().master());
-        summary.put("spark_generate_s", genSpark);
-        List<Epoch> epochs = new ArrayList<>();
-        for (int b : batches) {
-            Epoch e = epoch(b, problem, dist, shape);
-            epochs.add(e);
-            report(e, progress);
-            summary.put("epoch_ratio_spark_over_memory_B" + e.b(), e.spark() / e.memory());
-            summary.put("epoch_ratio_driver_sampled_over_memory_B" + e.b(), e.driverSampled() / e.memory());
+        Dataset data = SparkSynthetic.inMemory(o.n(), o.d(), o.parts(), 1);
+        r.put("generate_s", "", (System.nanoTime() - t0) / 1e9);
+        Problem problem = Problem.of(data, Losses.logistic());
+        for (int b : o.batches()) {
+            memoryEpoch(b, problem, r);
+            progress.printf("B=%d T=%s: memory %.2f s, memory keyed %.2f s%n", b, r.text("steps", b),
+                    r.get("memory_epoch_s", b), r.get("memory_planned_epoch_s", b));
+            progress.flush();
         }
-        writeEpochs(out, epochs, "One DP-SGD epoch, n=" + n + ", d=" + d + ", " + spark.sparkContext().master());
-        fullGradient(out, dist, mem, reps, summary);
-        dist.unpersist();
-        return summary;
-    }
-
-    private static void report(Epoch e, PrintWriter progress) {
-        progress.printf("B=%d T=%d: memory %.2f s, memory keyed %.2f s, spark %.2f s (plan %.2f s, %.1f ms/step, "
-                + "%.1f ms/step in the task); by-step layout %.2f s (plan %.2f s); driver-sampled Poisson %.2f s%n",
-                e.b(), e.steps(), e.memory(), e.keyed(), e.spark(), e.sparkPlan(), e.perStepMs(),
-                1000 * e.sparkTask() / e.steps(), e.byStep(), e.byStepPlan(), e.driverSampled());
-        progress.flush();
-    }
-
-    /** The epoch table as CSV and as a plot of seconds against B. */
-    private static void writeEpochs(Path out, List<Epoch> epochs, String title) throws java.io.IOException {
-        StringBuilder csv = new StringBuilder("batch_size,steps,memory_epoch_s,memory_planned_epoch_s,spark_epoch_s,"
-                + "spark_plan_s,spark_steps_s,spark_task_s,spark_per_step_ms,spark_over_memory,by_step_epoch_s,by_step_plan_s,"
-                + "by_step_per_step_ms,driver_sampled_epoch_s,driver_sampled_over_memory\n");
-        epochs.forEach(e -> csv.append(e.csv()));
-        Files.writeString(out.resolve("spark-epoch.csv"), csv.toString());
-        double[] bx = column(epochs, Epoch::b);
-        Plots.line(out.resolve("spark-epoch.png"), title, "expected batch size B", "seconds", List.of(
-                new Plots.Series("in memory (Poisson)", bx, column(epochs, Epoch::memory)),
-                new Plots.Series("in memory (keyed plan)", bx, column(epochs, Epoch::keyed)),
-                new Plots.Series("Spark in place (keyed plan, incl. build)", bx, column(epochs, Epoch::spark)),
-                new Plots.Series("Spark by step (keyed plan, incl. shuffle)", bx, column(epochs, Epoch::byStep)),
-                new Plots.Series("Spark, Poisson drawn on the driver", bx, column(epochs, Epoch::driverSampled))),
-                true, true);
-    }
-
-    private static double[] column(List<Epoch> epochs, ToDoubleFunction<Epoch> f) {
-        return epochs.stream().mapToDouble(f).toArray();
-    }
-
-    /** One row of the epoch table (seconds). */
-    private record Epoch(int b, long steps, double memory, double keyed, double spark, double sparkPlan,
-            double sparkTask, double byStep, double byStepPlan, double driverSampled) {
-        double perStepMs() {
-            return 1000 * (spark - sparkPlan) / steps;
+        GeneralizedLinearLoss loss = Losses.logistic();
+        DMatrixRMaj w = start(o.d());
+        DatasetPasses local = new DatasetPasses(data);
+        for (int k = 0; k < o.reps(); k++) {
+            r.put("full_gradient_memory_s", k, seconds(() -> local.meanGradient(loss, w, new DMatrixRMaj(o.d(), 1))));
         }
-
-        String csv() {
-            return b + "," + steps + "," + memory + "," + keyed + "," + spark + "," + sparkPlan + "," + (spark - sparkPlan)
-                    + "," + sparkTask + "," + perStepMs() + "," + spark / memory + "," + byStep + "," + byStepPlan + ","
-                    + 1000 * (byStep - byStepPlan) / steps + "," + driverSampled + "," + driverSampled / memory + "\n";
-        }
+        finish(r, progress);
+        return r;
     }
 
-    /**
-     * One DP-SGD epoch at expected batch size b: in memory (sequential Poisson, keyed plan; the fastest of
-     * three runs), on Spark in place (the faster of two: the first warms the JIT) and by step (one run).
-     */
-    private static Epoch epoch(int b, Problem problem, DistributedData dist, ProblemShape shape) {
-        NoisySgd seq = NoisySgd.builder().batchSize(b).epochs(1).noiseMultiplier(1.0).accountant(new RdpAccountant())
-                .build();
+    /** One DP-SGD epoch at expected batch size b in memory: sequential Poisson and keyed plan, fastest of 3. */
+    private static void memoryEpoch(int b, Problem problem, SideResults r) {
+        NoisySgd seq = sgd(b);
         NoisySgd planned = seq.toBuilder().sampler(Samplers.byName("planned-poisson")).build();
-        RunPlan seqPlan = seq.plan(problem.shape(), PrivacyBudget.of(100, 1e-6));
-        RunPlan plan = planned.plan(shape, PrivacyBudget.of(100, 1e-6));
-        long steps = plan.parameters().asMap().get("steps") instanceof Number s ? s.longValue() : 0;
+        RunPlan seqPlan = seq.plan(problem.shape(), budget());
+        RunPlan plan = planned.plan(problem.shape(), budget());
         double tm = Double.POSITIVE_INFINITY;
         double tp = Double.POSITIVE_INFINITY;
-        for (int r = 0; r < 3; r++) {
-            long seed = r;
+        for (int k = 0; k < 3; k++) {
+            long seed = k;
             tm = Math.min(tm, seconds(() -> seq.run(problem, seqPlan, Rngs.seeded(seed))));
             tp = Math.min(tp, seconds(() -> planned.run(problem, plan, Rngs.seeded(seed))));
         }
+        r.put("steps", b, steps(plan));
+        r.put("memory_epoch_s", b, tm);
+        r.put("memory_planned_epoch_s", b, tp);
+    }
+
+    /** The Spark side: generation on the executors, the epochs at every B, the passes, peak memory. */
+    static SideResults sparkSide(SparkBenchOptions o, PrintWriter progress) {
+        SparkEngine.quietTaskFailures();
+        SparkSession spark = SparkEngine.session(o.master());
+        int parts = o.parts() > 0 ? o.parts() : Math.max(2, SparkEngine.context(spark).defaultParallelism());
+        progress.printf("spark bench, Spark side: n=%d d=%d master=%s in %d blocks%s%n", o.n(), o.d(),
+                spark.sparkContext().master(), parts, o.byStep() ? "" : "; by-step layout skipped (it needs a "
+                        + "second, shuffled copy of the rows; -Ddpopt.spark.bystep=on times it)");
+        progress.flush();
+        SideResults r = new SideResults("spark", o.n(), o.d(), parts);
+        r.put("master", "", spark.sparkContext().master());
+        long t0 = System.nanoTime();
+        DistributedData dist = SparkSynthetic.distributed(spark, o.n(), o.d(), parts, 1);
+        r.put("generate_s", "", (System.nanoTime() - t0) / 1e9);
+        cached(spark, dist, r, progress);
+        ProblemShape shape = dist.shape(Losses.logistic(), ConvexSets.unconstrained(), 0);
+        for (int b : o.batches()) {
+            sparkEpoch(b, dist, shape, o.byStep(), r);
+            progress.printf("B=%d T=%s: spark %.2f s (plan %.2f s, %.1f ms/step in the task); by-step layout %s; "
+                    + "driver-sampled Poisson %.2f s%n", b, r.text("steps", b), r.get("spark_epoch_s", b),
+                    r.get("spark_plan_s", b), 1000 * r.get("spark_task_s", b) / r.get("steps", b),
+                    o.byStep() ? String.format("%.2f s (plan %.2f s)", r.get("by_step_epoch_s", b),
+                            r.get("by_step_plan_s", b)) : "skipped", r.get("driver_sampled_epoch_s", b));
+            progress.flush();
+        }
+        sparkPasses(dist, o.reps(), r);
+        finish(r, progress);
+        dist.unpersist();
+        return r;
+    }
+
+    /**
+     * One DP-SGD epoch at expected batch size b on Spark: in place (the faster of two: the first warms the
+     * JIT), by step (one run, if timed) and driver-sampled Poisson (the faster of two).
+     */
+    private static void sparkEpoch(int b, DistributedData dist, ProblemShape shape, boolean byStep, SideResults r) {
+        NoisySgd seq = sgd(b);
+        NoisySgd planned = seq.toBuilder().sampler(Samplers.byName("planned-poisson")).build();
+        RunPlan seqPlan = seq.plan(shape, budget());
+        RunPlan plan = planned.plan(shape, budget());
         SparkBatches warm = new SparkBatches(dist, Losses.logistic(), null);
         double tw = seconds(() -> planned.run(warm, shape, dist.rows(), plan, Rngs.seeded(4)));
         SparkBatches second = new SparkBatches(dist, Losses.logistic(), null);
         double ts = seconds(() -> planned.run(second, shape, dist.rows(), plan, Rngs.seeded(3)));
         SparkBatches fastest = tw < ts ? warm : second;
-        SparkBatches byStep = new SparkBatches(dist, Losses.logistic(), null, SparkBatches.Layout.BY_STEP);
-        double tb = seconds(() -> planned.run(byStep, shape, dist.rows(), plan, Rngs.seeded(3)));
+        r.put("steps", b, steps(plan));
+        r.put("spark_epoch_s", b, Math.min(tw, ts));
+        r.put("spark_plan_s", b, fastest.planSeconds());
+        r.put("spark_task_s", b, fastest.taskSeconds());
+        double tb = Double.NaN;
+        double tbp = Double.NaN;
+        if (byStep) {
+            SparkBatches bs = new SparkBatches(dist, Losses.logistic(), null, SparkBatches.Layout.BY_STEP);
+            tb = seconds(() -> planned.run(bs, shape, dist.rows(), plan, Rngs.seeded(3)));
+            tbp = bs.planSeconds();
+        }
+        r.put("by_step_epoch_s", b, tb);
+        r.put("by_step_plan_s", b, tbp);
         double td = Math.min(seconds(() -> seq.run(new SparkBatches(dist, Losses.logistic(), null), shape, dist.rows(),
                 seqPlan, Rngs.seeded(3))), seconds(() -> seq.run(new SparkBatches(dist, Losses.logistic(), null), shape,
                         dist.rows(), seqPlan, Rngs.seeded(4))));
-        return new Epoch(b, steps, tm, tp, Math.min(tw, ts), fastest.planSeconds(), fastest.taskSeconds(), tb,
-                byStep.planSeconds(), td);
+        r.put("driver_sampled_epoch_s", b, td);
     }
 
     /**
-     * Full-gradient passes, in memory (one thread) and by treeAggregate, and on Spark the same pass that
-     * also returns k = min(n, 10⁴) drawn rows (an SVRG anchor with the next epoch's rows) and a row fetch
-     * alone; fills the summary, writes CSV + PNG.
+     * Spark's full-gradient passes by treeAggregate, the same pass that also returns k = min(n, 10⁴) drawn
+     * rows (an SVRG anchor with the next epoch's rows) and a row fetch alone.
      */
-    private static void fullGradient(Path out, DistributedData dist, Dataset mem, int reps, Map<String, Object> summary)
-            throws java.io.IOException {
+    private static void sparkPasses(DistributedData dist, int reps, SideResults r) {
         long n = dist.rows();
         int d = dist.dimension();
         GeneralizedLinearLoss loss = Losses.logistic();
-        DMatrixRMaj w = new DMatrixRMaj(d, 1);
-        Arrays.fill(w.data, 0.01);
+        DMatrixRMaj w = start(d);
         SparkPasses passes = new SparkPasses(dist);
-        DatasetPasses local = new DatasetPasses(mem);
         int k = (int) Math.min(n, 10_000);
         long[] ids = new long[k];
         var draws = Rngs.seeded(5);
         Arrays.setAll(ids, t -> draws.nextLong(n));
-        double[] pm = new double[reps];
-        double[] ps = new double[reps];
-        double[] pw = new double[reps];
-        double[] pr = new double[reps];
-        StringBuilder g = new StringBuilder("rep,memory_s,spark_s,spark_with_rows_s,spark_rows_only_s\n");
-        for (int r = 0; r < reps; r++) {
-            pm[r] = seconds(() -> local.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
-            ps[r] = seconds(() -> passes.meanGradient(loss, w, new DMatrixRMaj(d, 1)));
-            pw[r] = seconds(() -> passes.meanGradientAndRows(loss, w, new DMatrixRMaj(d, 1), ids, k));
-            pr[r] = seconds(() -> passes.rows(ids, k));
-            g.append(r).append(',').append(pm[r]).append(',').append(ps[r]).append(',').append(pw[r]).append(',')
-                    .append(pr[r]).append('\n');
+        r.put("svrg_rows", "", k);
+        for (int q = 0; q < reps; q++) {
+            r.put("full_gradient_spark_s", q, seconds(() -> passes.meanGradient(loss, w, new DMatrixRMaj(d, 1))));
+            r.put("full_gradient_with_rows_s", q, seconds(() -> passes.meanGradientAndRows(loss, w,
+                    new DMatrixRMaj(d, 1), ids, k)));
+            r.put("rows_only_s", q, seconds(() -> passes.rows(ids, k)));
         }
-        Files.writeString(out.resolve("spark-full-gradient.csv"), g.toString());
-        double[] rx = BenchStats.indices(reps);
-        Plots.line(out.resolve("spark-full-gradient.png"), "Full-gradient pass, n=" + n + ", d=" + d, "repetition",
-                "seconds", List.of(new Plots.Series("in memory (1 thread)", rx, pm),
-                        new Plots.Series("Spark treeAggregate", rx, ps),
-                        new Plots.Series("Spark, with " + k + " rows (SVRG anchor)", rx, pw),
-                        new Plots.Series("Spark, " + k + " rows only", rx, pr)), false, false);
-        summary.put("full_gradient_memory_median_s", median(pm));
-        summary.put("full_gradient_spark_median_s", median(ps));
-        summary.put("full_gradient_ratio", median(ps) / median(pm));
-        summary.put("svrg_rows_fetched", k);
-        summary.put("full_gradient_with_rows_spark_median_s", median(pw));
-        summary.put("rows_only_spark_median_s", median(pr));
+    }
+
+    /**
+     * How the executors hold the benchmark's rows: bytes of the cached blocks in memory and on disk. Rows on
+     * disk would make the Spark times disk times, so that is shouted.
+     */
+    private static void cached(SparkSession spark, DistributedData dist, SideResults r, PrintWriter progress) {
+        long mem = 0;
+        long disk = 0;
+        for (org.apache.spark.storage.RDDInfo info : spark.sparkContext().getRDDStorageInfo()) {
+            if (info.id() == dist.blocks().id()) {
+                mem += info.memSize();
+                disk += info.diskSize();
+            }
+        }
+        r.put("cache_memory_bytes", "", mem);
+        r.put("cache_disk_bytes", "", disk);
+        progress.printf("executors cache the rows: %.2f GB in memory, %.2f GB on disk%s%n", mem / 1e9, disk / 1e9,
+                disk > 0 ? " -- NOT all in memory: Spark times below include disk reads; give the JVM more heap "
+                        + "(-Xmx) or -Dspark.memory.fraction" : "");
+        progress.flush();
+    }
+
+    /** The process figures of a side: pid, end time, peak memory so far. */
+    private static void finish(SideResults r, PrintWriter progress) {
+        Map<String, Long> m = PeakMemory.now();
+        r.put("pid", "", ProcessHandle.current().pid());
+        r.put("finished", "", Instant.now());
+        m.forEach((k, v) -> r.put(k, "", v));
+        progress.printf("%s side done: %s%n", r.side, PeakMemory.describe(m));
+        progress.flush();
+    }
+
+    private static NoisySgd sgd(int b) {
+        return NoisySgd.builder().batchSize(b).epochs(1).noiseMultiplier(1.0).accountant(new RdpAccountant()).build();
+    }
+
+    private static PrivacyBudget budget() {
+        return PrivacyBudget.of(100, 1e-6);
+    }
+
+    private static long steps(RunPlan plan) {
+        return plan.parameters().asMap().get("steps") instanceof Number s ? s.longValue() : 0;
+    }
+
+    private static DMatrixRMaj start(int d) {
+        DMatrixRMaj w = new DMatrixRMaj(d, 1);
+        Arrays.fill(w.data, 0.01);
+        return w;
     }
 }

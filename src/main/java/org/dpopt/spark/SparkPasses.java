@@ -156,7 +156,7 @@ public final class SparkPasses implements DataPasses {
             double[] y = new double[hi - lo];
             for (int a = lo; a < hi; a++) {
                 int r = (int) (wanted[a] - b.firstId);
-                System.arraycopy(b.x, r * d, x, (a - lo) * d, d);
+                b.copyRow(r, x, (a - lo) * d);
                 y[a - lo] = b.y[r];
             }
             return new Fetched(Arrays.copyOfRange(wanted, lo, hi), x, y);

@@ -9,7 +9,6 @@ import org.apache.spark.storage.StorageLevel;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.noise.Rngs;
-import org.ejml.data.DMatrixRMaj;
 
 /**
  * Synthetic logistic data generated where it is used: block p of P holds rows [p·n/P, (p+1)·n/P), drawn
@@ -21,32 +20,47 @@ public final class SparkSynthetic {
     private SparkSynthetic() {
     }
 
-    /** The rows of block p (first id, x row-major, y). */
+    /** The rows of block p (first id, features, labels), generated straight into the block's dataset. */
     static RowBlock block(long seed, long n, int d, int parts, int p) {
         long lo = n * p / parts;
-        long hi = n * (p + 1) / parts;
-        int k = (int) (hi - lo);
-        double[] wStar = new double[d];
-        UniformRandomProvider wr = Rngs.seeded(seed);
-        double norm = 0;
-        for (int j = 0; j < d; j++) {
-            wStar[j] = wr.nextDouble() * 2 - 1;
-            norm += wStar[j] * wStar[j];
+        int k = (int) (n * (p + 1) / parts - lo);
+        if (k == 0) {
+            return new RowBlock(lo, 0, d, 1.0, new double[0], new double[0], 0);
         }
-        UniformRandomProvider r = Rngs.seeded(seed * 1_000_003L + p + 1);
-        double s = 1 / Math.sqrt(d);
-        double[] x = new double[k * d];
-        double[] y = new double[k];
-        for (int a = 0; a < k; a++) {
-            double u = 0;
+        BlockRows g = new BlockRows(seed, d, p);
+        return RowBlock.of(lo, Dataset.generate(k, d, 1.0, (i, row) -> g.next(row)), 0);
+    }
+
+    /** The generator of one block's rows, in order. */
+    private static final class BlockRows {
+        private final double[] wStar;
+        private final double norm;
+        private final UniformRandomProvider r;
+        private final double s;
+
+        BlockRows(long seed, int d, int p) {
+            wStar = new double[d];
+            UniformRandomProvider wr = Rngs.seeded(seed);
+            double q = 0;
             for (int j = 0; j < d; j++) {
+                wStar[j] = wr.nextDouble() * 2 - 1;
+                q += wStar[j] * wStar[j];
+            }
+            norm = q;
+            r = Rngs.seeded(seed * 1_000_003L + p + 1);
+            s = 1 / Math.sqrt(d);
+        }
+
+        /** The next row's features into row, and its label. */
+        double next(double[] row) {
+            double u = 0;
+            for (int j = 0; j < row.length; j++) {
                 double v = (r.nextDouble() * 2 - 1) * s;
-                x[a * d + j] = v;
+                row[j] = v;
                 u += v * wStar[j];
             }
-            y[a] = r.nextDouble() < 1 / (1 + Math.exp(-4 * u / Math.sqrt(norm))) ? 1 : 0;
+            return r.nextDouble() < 1 / (1 + Math.exp(-4 * u / Math.sqrt(norm))) ? 1 : 0;
         }
-        return new RowBlock(lo, k, d, 1.0, x, y, 0);
     }
 
     /** n rows of dimension d generated on the executors in P blocks, cached. */
@@ -64,15 +78,23 @@ public final class SparkSynthetic {
         return new DistributedData(spark, blocks, d, 1.0, rows, "synthetic(n=" + n + ", d=" + d + ")");
     }
 
-    /** The same rows in memory. */
+    /**
+     * The same rows in memory, generated block after block straight into the dataset's own storage (no
+     * n×d temporary: the process holds one copy, 8·n·d bytes).
+     */
     public static Dataset inMemory(long n, int d, int parts, long seed) {
-        DMatrixRMaj x = new DMatrixRMaj(Math.toIntExact(n), d);
-        double[] y = new double[x.numRows];
-        for (int p = 0; p < parts; p++) {
-            RowBlock b = block(seed, n, d, parts, p);
-            System.arraycopy(b.x, 0, x.data, (int) b.firstId * d, b.rows * d);
-            System.arraycopy(b.y, 0, y, (int) b.firstId, b.rows);
-        }
-        return Dataset.of(x, y, 1.0);
+        Checks.atLeastOne("parts", parts);
+        int rows = Math.toIntExact(n);
+        BlockRows[] g = new BlockRows[1];
+        int[] block = {-1};
+        long[] end = {0};
+        return Dataset.generate(rows, d, 1.0, (i, row) -> {
+            while (i >= end[0]) {
+                block[0]++;
+                end[0] = n * (block[0] + 1) / parts;
+                g[0] = new BlockRows(seed, d, block[0]);
+            }
+            return g[0].next(row);
+        });
     }
 }

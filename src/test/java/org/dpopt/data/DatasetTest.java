@@ -33,6 +33,35 @@ class DatasetTest {
     }
 
     @Test
+    void generatedRowsEqualTheCopiedOnesAndAreValidated() {
+        double[][] rows = {{0.6, 0.0, 0.8}, {0.1, -0.2, 0.3}, {0.0, 0.5, -0.5}};
+        double[] y = {1, 0, 1};
+        java.util.List<Integer> calls = new java.util.ArrayList<>();
+        Dataset g = Dataset.generate(3, 3, 1.0, (i, row) -> {
+            calls.add(i);
+            System.arraycopy(rows[i], 0, row, 0, 3);
+            return y[i];
+        });
+        Dataset c = Dataset.of(rows, y, 1.0);
+        assertEquals(java.util.List.of(0, 1, 2), calls);
+        assertArrayEquals(c.features().data, g.features().data, 0);
+        assertArrayEquals(c.labels(), g.labels(), 0);
+        assertEquals(c.rowNorm(2), g.rowNorm(2), 0);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Dataset.generate(2, 2, 1.0, (i, row) -> {
+                    row[0] = i;
+                    row[1] = 0.5;
+                    return 1;
+                }));
+        assertTrue(e.getMessage().startsWith("norm of row 1 must be at most the declared row-norm bound 1.0"),
+                e.getMessage());
+        assertEquals("number of rows must be at least 1 but was 0",
+                assertThrows(IllegalArgumentException.class, () -> Dataset.generate(0, 2, 1.0, (i, row) -> 0))
+                        .getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Dataset.generate(1 << 16, 1 << 15, 1.0, (i, row) -> 0));
+    }
+
+    @Test
     void rejectsNonFiniteFeaturesAndLabels() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Dataset.of(new double[][] {{0.1, Double.NaN}}, new double[] {1}, 1));
