@@ -3,12 +3,9 @@ package org.dpopt.optim.frankwolfe;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AdvancedCompositionAccountant;
 import org.dpopt.accounting.Calibration;
-import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
-import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.data.Dataset;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.linalg.Checks;
@@ -107,7 +104,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer {
         long t = iterations > 0 ? iterations
                 : (long) Math.max(1, Math.min(maxIterations, Math.ceil(rules.theoremSteps(loss, budget))));
         double delta = rules.sensitivity(loss);
-        double z = Calibration.noiseMultiplier(accountant, zz -> stepsEvent(1 / zz, t), budget.epsilon(),
+        double z = Calibration.noiseMultiplier(accountant, zz -> FrankWolfeSupport.pureSelections(1 / zz, t), budget.epsilon(),
                 budget.delta(), 1e-6);
         double eps0 = 1 / z;
         ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
@@ -121,15 +118,11 @@ public final class NoisyFrankWolfe extends BaseOptimizer {
                 .putIfFinite(Param.SMOOTHNESS, beta)
                 .put(Param.OUTPUT, "last");
         return RunPlan.builder(name(), shape)
-                .privacy(stepsEvent(eps0, t), relation(), accountant, budget)
+                .privacy(FrankWolfeSupport.pureSelections(eps0, t), relation(), accountant, budget)
                 .parameters(p.build())
                 .exactSizeRequired(true)
                 .detail(new Schedule(set, loss, t, rnm, supBound, beta))
                 .build();
-    }
-
-    private static DpEvent stepsEvent(double eps0, long t) {
-        return DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), t));
     }
 
     @Override

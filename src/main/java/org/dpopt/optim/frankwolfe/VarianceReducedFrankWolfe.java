@@ -3,11 +3,7 @@ package org.dpopt.optim.frankwolfe;
 import java.util.function.IntConsumer;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AdvancedCompositionAccountant;
-import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.DpEvents;
-import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
-import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
@@ -85,7 +81,7 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
         OnePassSchedule s = schedule(shape, loss, budget, set.diameter(d), 1e-300);
         double delta = 2 * s.lipschitz() * set.maxVertexNorm2(d) / s.anchor();
         int m = s.steps();
-        double eps0 = 1 / calibrate(zz -> roundEvent(1 / zz, m), budget);
+        double eps0 = 1 / calibrate(zz -> FrankWolfeSupport.pureSelections(1 / zz, m), budget);
         ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
         RunParameters params = parameters(shape, s)
                 .put(Param.EPSILON_PER_STEP, eps0)
@@ -93,11 +89,7 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
                 .put(Param.LAPLACE_SCALE, rnm.scale())
                 .put(Param.VERTICES, set.vertexCount(d))
                 .build();
-        return plan(shape, budget, s, roundEvent(eps0, m), params, new Schedule(set, loss, s, rnm));
-    }
-
-    private static DpEvent roundEvent(double eps0, int m) {
-        return DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), m));
+        return plan(shape, budget, s, FrankWolfeSupport.pureSelections(eps0, m), params, new Schedule(set, loss, s, rnm));
     }
 
     @Override
