@@ -2,7 +2,6 @@ package org.dpopt.accounting;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -28,8 +27,7 @@ import org.dpopt.linalg.Checks;
  * {@link NoOpEvent}, and {@link ParallelComposedEvent} at the top level (the worst part). Gaussian,
  * Poisson-sampled and nested parallel events throw {@link UnsupportedEventException}.
  */
-public final class AdvancedCompositionAccountant implements PrivacyAccountant {
-    private final NeighboringRelation relation;
+public final class AdvancedCompositionAccountant extends CompositionAccountant {
     private final boolean optimal;
 
     /** The exact Kairouz–Oh–Viswanath sum is O(k); beyond this k only the closed-form bounds are used. */
@@ -40,7 +38,7 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
      * @param optimal whether to also use the exact Kairouz–Oh–Viswanath bound for homogeneous events
      */
     public AdvancedCompositionAccountant(NeighboringRelation relation, boolean optimal) {
-        this.relation = Checks.notNull("relation", relation);
+        super(relation);
         this.optimal = optimal;
     }
 
@@ -52,11 +50,6 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
     @Override
     public String name() {
         return optimal ? "advanced-composition(optimal)" : "advanced-composition(drv)";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return relation;
     }
 
     /** Leaves (ε_i, δ_i, count). */
@@ -76,17 +69,7 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
     }
 
     @Override
-    public Optional<String> unsupportedReason(DpEvent event) {
-        return Compositions.unsupportedReason(() -> epsilon(event, 0.5));
-    }
-
-    @Override
-    public double epsilon(DpEvent event, double delta) {
-        Checks.notNull("event", event);
-        Checks.delta("delta", delta);
-        if (event instanceof ParallelComposedEvent par) {
-            return Compositions.worstPart(par, s -> epsilon(s, delta));
-        }
+    double sequentialEpsilon(DpEvent event, double delta) {
         List<double[]> ls = leaves(event);
         if (ls.isEmpty()) {
             return 0;
@@ -135,12 +118,7 @@ public final class AdvancedCompositionAccountant implements PrivacyAccountant {
     }
 
     @Override
-    public double delta(DpEvent event, double epsilon) {
-        Checks.notNull("event", event);
-        Compositions.checkEpsilon(epsilon);
-        if (event instanceof ParallelComposedEvent par) {
-            return Compositions.worstPart(par, s -> delta(s, epsilon));
-        }
+    double sequentialDelta(DpEvent event, double epsilon) {
         List<double[]> ls = leaves(event);
         Sums sum = Sums.of(ls);
         double best = epsilon >= sum.eps() ? sum.delta() : 1;

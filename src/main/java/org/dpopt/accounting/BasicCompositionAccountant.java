@@ -2,7 +2,6 @@ package org.dpopt.accounting;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -18,22 +17,16 @@ import org.dpopt.linalg.Checks;
  * mechanisms it is meant for, such as approximate objective perturbation (an (ε/2, δ/2) minimizer
  * plus a Gaussian output release at (ε/2, δ/2)).
  */
-public final class BasicCompositionAccountant implements PrivacyAccountant {
-    private final NeighboringRelation relation;
+public final class BasicCompositionAccountant extends CompositionAccountant {
 
     /** Under the given relation (the events' sensitivities must refer to it). */
     public BasicCompositionAccountant(NeighboringRelation relation) {
-        this.relation = Checks.notNull("relation", relation);
+        super(relation);
     }
 
     @Override
     public String name() {
         return "basic-composition";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return relation;
     }
 
     /** Counts of fixed leaves and Gaussian leaves of an event. */
@@ -63,16 +56,7 @@ public final class BasicCompositionAccountant implements PrivacyAccountant {
     }
 
     @Override
-    public Optional<String> unsupportedReason(DpEvent event) {
-        return Compositions.unsupportedReason(() -> epsilon(event, 0.5));
-    }
-
-    @Override
-    public double epsilon(DpEvent event, double delta) {
-        Checks.delta("delta", delta);
-        if (event instanceof ParallelComposedEvent par) {
-            return Compositions.worstPart(par, s -> epsilon(s, delta));
-        }
+    double sequentialEpsilon(DpEvent event, double delta) {
         if (event instanceof ComposedEvent c && c.events().stream().anyMatch(x -> x instanceof ParallelComposedEvent)) {
             throw new UnsupportedEventException(event, name(), "parallel composition nested inside sequential "
                     + "composition is not supported by basic composition");
@@ -102,11 +86,7 @@ public final class BasicCompositionAccountant implements PrivacyAccountant {
     }
 
     @Override
-    public double delta(DpEvent event, double epsilon) {
-        Compositions.checkEpsilon(epsilon);
-        if (event instanceof ParallelComposedEvent par) {
-            return Compositions.worstPart(par, s -> delta(s, epsilon));
-        }
+    double sequentialDelta(DpEvent event, double epsilon) {
         Tally t = new Tally();
         tally(event, t);
         if (t.nonPrivate) {

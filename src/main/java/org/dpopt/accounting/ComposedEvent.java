@@ -1,8 +1,6 @@
 package org.dpopt.accounting;
 
 import java.util.List;
-import java.util.stream.Collectors;
-import org.dpopt.linalg.Checks;
 
 /**
  * Adaptive composition of a sequence of (possibly different) events.
@@ -12,11 +10,7 @@ import org.dpopt.linalg.Checks;
 public record ComposedEvent(List<DpEvent> events) implements DpEvent {
     /** Validates and copies. */
     public ComposedEvent {
-        Checks.notNull("events", events);
-        for (DpEvent e : events) {
-            Checks.notNull("component event", e);
-        }
-        events = List.copyOf(events);
+        events = DpEvents.components(events);
     }
 
     /** Convenience constructor. */
@@ -26,6 +20,6 @@ public record ComposedEvent(List<DpEvent> events) implements DpEvent {
 
     @Override
     public String describe() {
-        return "Composed[" + events.stream().map(DpEvent::describe).collect(Collectors.joining(", ")) + "]";
+        return DpEvents.describeAll("Composed", events);
     }
 }

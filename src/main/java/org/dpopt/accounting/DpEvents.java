@@ -2,10 +2,26 @@ package org.dpopt.accounting;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import org.dpopt.linalg.Checks;
 
 /** Operations on events: canonical normal form (used to compare a ledger with a statement). */
 public final class DpEvents {
     private DpEvents() {
+    }
+
+    /** A combinator's components as an unmodifiable copy, refusing a null list or a null component. */
+    static List<DpEvent> components(List<DpEvent> events) {
+        Checks.notNull("events", events);
+        for (DpEvent e : events) {
+            Checks.notNull("component event", e);
+        }
+        return List.copyOf(events);
+    }
+
+    /** "name[d₁, d₂, …]" with the components' descriptions. */
+    static String describeAll(String name, List<DpEvent> events) {
+        return name + "[" + events.stream().map(DpEvent::describe).collect(Collectors.joining(", ")) + "]";
     }
 
     /**

@@ -1,7 +1,6 @@
 package org.dpopt.accounting;
 
 import java.util.List;
-import java.util.stream.Collectors;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -19,14 +18,10 @@ import org.dpopt.linalg.Checks;
 public record ParallelComposedEvent(List<DpEvent> events) implements DpEvent {
     /** Validates and copies. */
     public ParallelComposedEvent {
-        Checks.notNull("events", events);
+        events = DpEvents.components(events);
         if (events.isEmpty()) {
             throw Checks.fail("events", "non-empty", "[]");
         }
-        for (DpEvent e : events) {
-            Checks.notNull("component event", e);
-        }
-        events = List.copyOf(events);
     }
 
     /** Convenience constructor. */
@@ -39,6 +34,6 @@ public record ParallelComposedEvent(List<DpEvent> events) implements DpEvent {
         if (events.size() > 1 && events.stream().allMatch(events.get(0)::equals)) {
             return "Parallel[" + events.size() + " disjoint parts, each " + events.get(0).describe() + "]";
         }
-        return "Parallel[" + events.stream().map(DpEvent::describe).collect(Collectors.joining(", ")) + "]";
+        return DpEvents.describeAll("Parallel", events);
     }
 }

@@ -1,11 +1,10 @@
 package org.dpopt.audit;
 
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.ForwardingAccountant;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.linalg.Checks;
@@ -16,8 +15,7 @@ import org.dpopt.linalg.Checks;
  * times and whose every run reports the same ledger (a PLD report of a Poisson-sampled ledger takes
  * ~0.1 s). The name and relation are the wrapped accountant's, so reports are unchanged.
  */
-public final class MemoizingAccountant implements PrivacyAccountant {
-    private final PrivacyAccountant inner;
+public final class MemoizingAccountant extends ForwardingAccountant {
     private final Map<Key, Double> epsilons = new ConcurrentHashMap<>();
     private final Map<Key, Double> deltas = new ConcurrentHashMap<>();
     private final Map<Key, PrivacyReport> reports = new ConcurrentHashMap<>();
@@ -26,7 +24,7 @@ public final class MemoizingAccountant implements PrivacyAccountant {
     }
 
     private MemoizingAccountant(PrivacyAccountant inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     /** Wraps an accountant (a memoizing one is returned as is). */
@@ -35,39 +33,19 @@ public final class MemoizingAccountant implements PrivacyAccountant {
         return a instanceof MemoizingAccountant m ? m : new MemoizingAccountant(a);
     }
 
-    /** The wrapped accountant. */
-    public PrivacyAccountant inner() {
-        return inner;
-    }
-
-    @Override
-    public String name() {
-        return inner.name();
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return inner.relation();
-    }
-
-    @Override
-    public Optional<String> unsupportedReason(DpEvent event) {
-        return inner.unsupportedReason(event);
-    }
-
     @Override
     public double epsilon(DpEvent event, double delta) {
-        return remembered(epsilons, event, delta, () -> inner.epsilon(event, delta));
+        return remembered(epsilons, event, delta, () -> inner().epsilon(event, delta));
     }
 
     @Override
     public double delta(DpEvent event, double epsilon) {
-        return remembered(deltas, event, epsilon, () -> inner.delta(event, epsilon));
+        return remembered(deltas, event, epsilon, () -> inner().delta(event, epsilon));
     }
 
     @Override
     public PrivacyReport report(DpEvent event, double delta) {
-        return remembered(reports, event, delta, () -> inner.report(event, delta));
+        return remembered(reports, event, delta, () -> inner().report(event, delta));
     }
 
     /** The cached answer for (event, value), computed once (not under a lock: a race computes it twice). */
@@ -83,6 +61,6 @@ public final class MemoizingAccountant implements PrivacyAccountant {
 
     @Override
     public String toString() {
-        return "Memoizing(" + inner.name() + ")";
+        return "Memoizing(" + inner().name() + ")";
     }
 }

@@ -2,6 +2,7 @@ package org.dpopt.models;
 
 import org.dpopt.linalg.Checks;
 import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.sgd.NoisySgd;
 
 /**
  * The settings every estimator shares: the budget (ε, δ), the intercept, the declared public
@@ -19,11 +20,10 @@ public abstract class EstimatorBuilder<B extends EstimatorBuilder<B>> {
     int datasetSize;
     Long seed;
     PrivateOptimizer optimizer;
-    int batchSize;
-    double epochs = Double.NaN;
-    double clipNorm = Double.NaN;
-    double learningRate = Double.NaN;
-    double l2 = Double.NaN;
+    /** The DP-SGD the knobs configure (its own setters validate them, its defaults are the estimator's). */
+    final NoisySgd.Builder dpSgd = NoisySgd.builder();
+    /** Whether any DP-SGD knob was set. */
+    boolean dpSgdSet;
 
     /** For subclasses in this package. */
     EstimatorBuilder() {
@@ -87,31 +87,37 @@ public abstract class EstimatorBuilder<B extends EstimatorBuilder<B>> {
 
     /** DP-SGD's expected batch size (default min(256, n/10)). */
     public B batchSize(int b) {
-        this.batchSize = Checks.atLeastOne("batchSize", b);
-        return self();
+        dpSgd.batchSize(b);
+        return dpSgdKnob();
     }
 
     /** DP-SGD's number of epochs (default 30). */
     public B epochs(double e) {
-        this.epochs = Checks.positive("epochs", e);
-        return self();
+        dpSgd.epochs(e);
+        return dpSgdKnob();
     }
 
     /** DP-SGD's per-example clip norm C (default 1). */
     public B clipNorm(double c) {
-        this.clipNorm = Checks.positive("clipNorm", c);
-        return self();
+        dpSgd.clipNorm(c);
+        return dpSgdKnob();
     }
 
     /** DP-SGD's learning rate (default 1). */
     public B learningRate(double eta) {
-        this.learningRate = Checks.positive("learningRate", eta);
-        return self();
+        dpSgd.learningRate(eta);
+        return dpSgdKnob();
     }
 
     /** DP-SGD's ℓ2 regularization λ (default 0). */
     public B l2(double lambda) {
-        this.l2 = Checks.nonNegative("l2", lambda);
+        dpSgd.l2(lambda);
+        return dpSgdKnob();
+    }
+
+    /** Notes that a DP-SGD knob was set. */
+    private B dpSgdKnob() {
+        dpSgdSet = true;
         return self();
     }
 
@@ -132,8 +138,7 @@ public abstract class EstimatorBuilder<B extends EstimatorBuilder<B>> {
         if (Double.isNaN(delta)) {
             throw Checks.fail("delta", "set (the privacy budget is required)", "unset");
         }
-        if (optimizer != null && (batchSize > 0 || !Double.isNaN(epochs) || !Double.isNaN(clipNorm)
-                || !Double.isNaN(learningRate) || !Double.isNaN(l2))) {
+        if (optimizer != null && dpSgdSet) {
             throw Checks.fail("DP-SGD settings", "unset when an optimizer is given", optimizer.name());
         }
         if (!fitIntercept && !Double.isNaN(interceptScale)) {

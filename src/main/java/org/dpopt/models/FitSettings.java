@@ -11,7 +11,6 @@ import org.dpopt.noise.Rngs;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
-import org.dpopt.optim.sgd.NoisySgd;
 
 /** An estimator's validated settings and the fit they share: problem → optimizer → model. */
 final class FitSettings {
@@ -32,27 +31,7 @@ final class FitSettings {
         this.rowNormBound = b.rowNormBound;
         this.datasetSize = b.datasetSize;
         this.seed = b.seed;
-        this.optimizer = b.optimizer != null ? b.optimizer : dpSgd(b);
-    }
-
-    private static PrivateOptimizer dpSgd(EstimatorBuilder<?> b) {
-        NoisySgd.Builder s = NoisySgd.builder();
-        if (b.batchSize > 0) {
-            s.batchSize(b.batchSize);
-        }
-        if (!Double.isNaN(b.epochs)) {
-            s.epochs(b.epochs);
-        }
-        if (!Double.isNaN(b.clipNorm)) {
-            s.clipNorm(b.clipNorm);
-        }
-        if (!Double.isNaN(b.learningRate)) {
-            s.learningRate(b.learningRate);
-        }
-        if (!Double.isNaN(b.l2)) {
-            s.l2(b.l2);
-        }
-        return s.build();
+        this.optimizer = b.optimizer != null ? b.optimizer : b.dpSgd.build();
     }
 
     /** The optimizer fits run with. */

@@ -1,8 +1,12 @@
 package org.dpopt.optim.frankwolfe;
 
 import java.util.function.DoubleSupplier;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.DpEvents;
+import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.LpBall;
@@ -21,6 +25,14 @@ import org.ejml.data.DMatrixRMaj;
 /** Checks, shared parameters and the non-private diagnostics of the Frank–Wolfe family. */
 final class FrankWolfeSupport {
     private FrankWolfeSupport() {
+    }
+
+    /**
+     * k adaptive ε0-DP selections (report-noisy-max steps), normalized: the event of noisy Frank–Wolfe's
+     * run and of one round of the variance-reduced method.
+     */
+    static DpEvent pureSelections(double eps0, long k) {
+        return DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), k));
     }
 
     /** The loss as a GLL, or a refusal naming the algorithm. */

@@ -3,12 +3,9 @@ package org.dpopt.optim.frankwolfe;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AdvancedCompositionAccountant;
 import org.dpopt.accounting.Calibration;
-import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
-import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.data.Dataset;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.linalg.Checks;
@@ -20,12 +17,11 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
+import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.oracle.DataPasses;
 import org.dpopt.oracle.DatasetPasses;
 import org.dpopt.oracle.GllBisectionProx;
@@ -57,38 +53,27 @@ import org.ejml.data.DMatrixRMaj;
  * Statement: T × EpsilonDeltaEvent(ε0, 0). The step count T is a function of public constants
  * (Γnε balanced against the selection error, theory-notes/frank-wolfe.md §2), clamped to [1, maxIterations].
  */
-public final class NoisyFrankWolfe implements PrivateOptimizer {
+public final class NoisyFrankWolfe extends BaseOptimizer {
     private final Polytope domain;
     private final long iterations;
     private final long maxIterations;
     private final double supBound;
     private final PrivacyAccountant accountant;
     private final Dataset population;
-    private final RunOptions options;
 
     private NoisyFrankWolfe(Builder b) {
+        super("noisy-frank-wolfe", NeighboringRelation.REPLACE_ONE, b.runOptions());
         this.domain = b.domain;
         this.iterations = b.iterations;
         this.maxIterations = b.maxIterations;
         this.supBound = b.supBound;
         this.accountant = b.accountant;
         this.population = b.population;
-        this.options = b.runOptions();
     }
 
     /** A builder with the documented defaults. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public String name() {
-        return "noisy-frank-wolfe";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.REPLACE_ONE;
     }
 
     /**
@@ -106,9 +91,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
         Polytope set = FrankWolfeSupport.polytope(domain, shape, name());
         NoisyFrankWolfeRules rules = new NoisyFrankWolfeRules(shape, set, supBound);
@@ -121,7 +104,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
         long t = iterations > 0 ? iterations
                 : (long) Math.max(1, Math.min(maxIterations, Math.ceil(rules.theoremSteps(loss, budget))));
         double delta = rules.sensitivity(loss);
-        double z = Calibration.noiseMultiplier(accountant, zz -> stepsEvent(1 / zz, t), budget.epsilon(),
+        double z = Calibration.noiseMultiplier(accountant, zz -> FrankWolfeSupport.pureSelections(1 / zz, t), budget.epsilon(),
                 budget.delta(), 1e-6);
         double eps0 = 1 / z;
         ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
@@ -135,21 +118,17 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
                 .putIfFinite(Param.SMOOTHNESS, beta)
                 .put(Param.OUTPUT, "last");
         return RunPlan.builder(name(), shape)
-                .privacy(stepsEvent(eps0, t), relation(), accountant, budget)
+                .privacy(FrankWolfeSupport.pureSelections(eps0, t), relation(), accountant, budget)
                 .parameters(p.build())
                 .exactSizeRequired(true)
                 .detail(new Schedule(set, loss, t, rnm, supBound, beta))
                 .build();
     }
 
-    private static DpEvent stepsEvent(double eps0, long t) {
-        return DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), t));
-    }
-
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         Schedule s = plan.detail(Schedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         if (Double.isFinite(s.supBound())) {
             // a public promise about the data, refused as Dataset refuses rows above the declared l2 bound
             new DatasetPasses(problem.data()).requireSupNorm(s.supBound());
@@ -221,7 +200,7 @@ public final class NoisyFrankWolfe implements PrivateOptimizer {
     public OptimizationResult run(DataPasses passes, ProblemShape shape, RunPlan plan, UniformRandomProvider rng) {
         Checks.notNull("passes", passes);
         Schedule s = plan.detail(Schedule.class);
-        PrivateRun run = PrivateRun.startDistributed(plan, shape, passes.size(), rng, options);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, passes.size(), rng, options());
         if (Double.isFinite(s.supBound())) {
             passes.requireSupNorm(s.supBound());
         }

@@ -2,7 +2,6 @@ package org.dpopt.optim.frankwolfe;
 
 import java.util.function.IntConsumer;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.GaussianEvent;
@@ -14,14 +13,12 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
-import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -45,30 +42,17 @@ import org.ejml.data.DMatrixRMaj;
  * only the m releases of its round, and iterates are post-processing: the run is
  * Parallel(R × [m × Gaussian(z)]), z calibrated by the accountant (default RDP, replace-one).
  */
-public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
+public final class NoisyStochasticFrankWolfe extends OnePassOptimizer {
     private final LpBall domain;
-    private final OnePassSettings settings;
-    private final RunOptions options;
 
     private NoisyStochasticFrankWolfe(Builder b) {
+        super("noisy-sfw", b);
         this.domain = b.domain;
-        this.settings = b.settings();
-        this.options = b.runOptions();
     }
 
     /** A builder with the documented defaults. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public String name() {
-        return "noisy-sfw";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.REPLACE_ONE;
     }
 
     /**
@@ -85,30 +69,22 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
         LpBall ball = FrankWolfeSupport.lpBall(domain, shape, name());
-        OnePassSchedule.requireExactSmoothLoss(loss, settings.accountant(), name());
         int d = shape.dimension();
         // the ball's diameter 2r is positive, so no floor is needed in the default m
-        OnePassSchedule s = OnePassSchedule.of(settings, shape, loss, budget.epsilon(), ball.diameter(d), 0.0);
+        OnePassSchedule s = schedule(shape, loss, budget, ball.diameter(d), 0.0);
         double delta = 2 * s.lipschitz() / s.anchor();
         int m = s.steps();
-        double z = Calibration.noiseMultiplier(settings.accountant(), zz -> roundEvent(zz, m), budget.epsilon(),
-                budget.delta(), 1e-6);
-        return RunPlan.builder(name(), shape)
-                .privacy(s.statement(roundEvent(z, m)), relation(), settings.accountant(), budget)
-                .parameters(s.put(FrankWolfeSupport.parameters(shape, settings.accountant()))
-                        .put(Param.NOISE_MULTIPLIER, z)
-                        .put(Param.SIGMA, z * delta)
-                        .put(Param.SENSITIVITY, delta)
-                        .put(Param.LP_NORM, ball.p(d))
-                        .build())
-                .exactSizeRequired(true)
-                .detail(new Schedule(ball, loss, s, delta, new GaussianEvent(z)))
+        double z = calibrate(zz -> roundEvent(zz, m), budget);
+        RunParameters params = parameters(shape, s)
+                .put(Param.NOISE_MULTIPLIER, z)
+                .put(Param.SIGMA, z * delta)
+                .put(Param.SENSITIVITY, delta)
+                .put(Param.LP_NORM, ball.p(d))
                 .build();
+        return plan(shape, budget, s, roundEvent(z, m), params, new Schedule(ball, loss, s, delta, new GaussianEvent(z)));
     }
 
     private static DpEvent roundEvent(double z, int m) {
@@ -118,16 +94,14 @@ public final class NoisyStochasticFrankWolfe implements PrivateOptimizer {
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         Schedule s = plan.detail(Schedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         LpBall ball = s.ball();
         DMatrixRMaj out = iterate(run, s, (estimate, v) -> {
             System.arraycopy(estimate.data, 0, v.data, 0, v.numRows);
             run.gaussian(v, s.sensitivity(), s.release());
             ball.lmo(v, v);
         }, null);
-        FrankWolfeSupport.diagnose(run, settings.population(), out, s.schedule().gradientEvaluations(),
-                Diagnostic.FRANK_WOLFE_GAP, () -> FrankWolfeSupport.frankWolfeGap(problem, ball, out));
-        return run.finish(out);
+        return finish(run, s.schedule(), out, () -> FrankWolfeSupport.frankWolfeGap(problem, ball, out));
     }
 
     /**

@@ -3,26 +3,19 @@ package org.dpopt.optim.frankwolfe;
 import java.util.function.IntConsumer;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AdvancedCompositionAccountant;
-import org.dpopt.accounting.Calibration;
-import org.dpopt.accounting.DpEvent;
-import org.dpopt.accounting.DpEvents;
-import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
-import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.noise.ReportNoisyMax;
-import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -56,30 +49,17 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Default schedule: R = ⌈(nε)^{1/3}⌉, μ = 1/R, m = ⌈L/(βμ·diam₂)⌉ (the difference batches of a round
  * together are about as large as its anchor), b₀ the largest size that fits n records.
  */
-public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
+public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
     private final Polytope domain;
-    private final OnePassSettings settings;
-    private final RunOptions options;
 
     private VarianceReducedFrankWolfe(Builder b) {
+        super("vr-frank-wolfe", b);
         this.domain = b.domain;
-        this.settings = b.settings();
-        this.options = b.runOptions();
     }
 
     /** A builder with the documented defaults. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public String name() {
-        return "vr-frank-wolfe";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.REPLACE_ONE;
     }
 
     /**
@@ -94,45 +74,30 @@ public final class VarianceReducedFrankWolfe implements PrivateOptimizer {
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
         Polytope set = FrankWolfeSupport.polytope(domain, shape, name());
-        OnePassSchedule.requireExactSmoothLoss(loss, settings.accountant(), name());
         int d = shape.dimension();
-        OnePassSchedule s = OnePassSchedule.of(settings, shape, loss, budget.epsilon(), set.diameter(d), 1e-300);
+        OnePassSchedule s = schedule(shape, loss, budget, set.diameter(d), 1e-300);
         double delta = 2 * s.lipschitz() * set.maxVertexNorm2(d) / s.anchor();
         int m = s.steps();
-        double z = Calibration.noiseMultiplier(settings.accountant(), zz -> roundEvent(1 / zz, m), budget.epsilon(),
-                budget.delta(), 1e-6);
-        double eps0 = 1 / z;
+        double eps0 = 1 / calibrate(zz -> FrankWolfeSupport.pureSelections(1 / zz, m), budget);
         ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
-        return RunPlan.builder(name(), shape)
-                .privacy(s.statement(roundEvent(eps0, m)), relation(), settings.accountant(), budget)
-                .parameters(s.put(FrankWolfeSupport.parameters(shape, settings.accountant()))
-                        .put(Param.EPSILON_PER_STEP, eps0)
-                        .put(Param.SCORE_SENSITIVITY, delta)
-                        .put(Param.LAPLACE_SCALE, rnm.scale())
-                        .put(Param.VERTICES, set.vertexCount(d))
-                        .build())
-                .exactSizeRequired(true)
-                .detail(new Schedule(set, loss, s, rnm))
+        RunParameters params = parameters(shape, s)
+                .put(Param.EPSILON_PER_STEP, eps0)
+                .put(Param.SCORE_SENSITIVITY, delta)
+                .put(Param.LAPLACE_SCALE, rnm.scale())
+                .put(Param.VERTICES, set.vertexCount(d))
                 .build();
-    }
-
-    private static DpEvent roundEvent(double eps0, int m) {
-        return DpEvents.normalize(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), m));
+        return plan(shape, budget, s, FrankWolfeSupport.pureSelections(eps0, m), params, new Schedule(set, loss, s, rnm));
     }
 
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         Schedule s = plan.detail(Schedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         DMatrixRMaj out = iterate(run, s, (scores, count) -> run.reportNoisyMax(s.rnm(), scores, count, -1.0), null);
-        FrankWolfeSupport.diagnose(run, settings.population(), out, s.schedule().gradientEvaluations(),
-                Diagnostic.FRANK_WOLFE_GAP, () -> FrankWolfeSupport.frankWolfeGap(problem, s.set(), out));
-        return run.finish(out);
+        return finish(run, s.schedule(), out, () -> FrankWolfeSupport.frankWolfeGap(problem, s.set(), out));
     }
 
     /** Chooses the vertex of a step from its exact scores: report-noisy-max through the run in production. */

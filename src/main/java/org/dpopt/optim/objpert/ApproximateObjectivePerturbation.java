@@ -1,27 +1,19 @@
 package org.dpopt.optim.objpert;
 
-import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.ComposedEvent;
 import org.dpopt.accounting.GaussianEvent;
 import org.dpopt.accounting.GaussianMechanism;
-import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
-import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.Diagnostic;
-import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.Preset;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
-import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.DataPasses;
-import org.dpopt.oracle.DatasetPasses;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -46,10 +38,15 @@ import org.ejml.data.DMatrixRMaj;
  * The plan sets aside (1 + e^ε)p of δ first: δ_M = δ − (1 + e^ε)p. Without early stopping every run
  * takes exactly E epochs; the realized counts and certificates are non-private diagnostics.
  *
+ * <p>Presets: {@link Preset#PRACTICAL} (default) gives s = {@value #PRACTICAL_OBJECTIVE_SHARE} of ε to the
+ * perturbation and sets α = λr²/2 with r = τ·σ_G/(2nλ), τ = {@value #PRACTICAL_RELATIVE_DISTANCE} (the
+ * output noise is then negligible), λ as for {@link ObjectivePerturbation}'s practical rule at (sε, δ_M/2);
+ * {@link Preset#PAPER} the even split s = 1/2, α = M²λ/n² and the theorem's λ over a bounded domain.
+ *
  * <p>Privacy: replace-one; statement Composed((ε/2, δ_M/2)-DP, Gaussian(z_H)), reported by basic
  * composition plus the failure charge.
  */
-public final class ApproximateObjectivePerturbation implements PrivateOptimizer {
+public final class ApproximateObjectivePerturbation extends PassesOptimizer<SvrgSchedule> {
 
     /** The practical preset's share s of ε for the perturbation (the output noise gets (1 − s)ε). */
     public static final double PRACTICAL_OBJECTIVE_SHARE = 0.9;
@@ -60,43 +57,26 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
      */
     public static final double PRACTICAL_RELATIVE_DISTANCE = 1e-3;
 
-    private final double lambda; // NaN: theorem
+    private final PerturbationSettings settings;
     private final Preset preset;
-    private final double comparatorRadius; // NaN: none declared
     private final double objectiveShare; // NaN: the preset's
     private final double accuracy; // NaN: the preset's rule
-    private final ObjectivePerturbationNoise.Rule noiseRule;
     private final int epochs; // 0: certified budget
-    private final double failureProbability; // NaN: 1e-3·δ/(1 + e^ε)
     private final boolean earlyStop;
-    private final RunOptions options;
 
     private ApproximateObjectivePerturbation(Builder b) {
-        this.lambda = b.lambda;
-        this.preset = b.preset;
-        this.comparatorRadius = b.comparatorRadius;
+        super("objective-perturbation-svrg", SvrgSchedule.class, b.runOptions());
+        this.settings = b.perturbationSettings();
+        this.preset = settings.preset();
         this.objectiveShare = b.objectiveShare;
         this.accuracy = b.accuracy;
-        this.noiseRule = b.noiseRule;
         this.epochs = b.epochs;
-        this.failureProbability = b.failureProbability;
         this.earlyStop = b.earlyStop;
-        this.options = b.runOptions();
     }
 
     /** A builder (theorem λ, α = M²λ/n², tight noise, certified epoch budget). */
     public static Builder builder() {
         return new Builder();
-    }
-
-    @Override
-    public String name() {
-        return "objective-perturbation-svrg";
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return NeighboringRelation.REPLACE_ONE;
     }
 
     /**
@@ -112,17 +92,14 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
     }
 
     @Override
-    public RunPlan plan(ProblemShape shape, PrivacyBudget budget) {
-        Checks.notNull("shape", shape);
-        Checks.notNull("budget", budget);
+    protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         Perturbation.smoothConvexGll(shape);
-        FailureBudget failure = FailureBudget.of(failureProbability, budget);
+        FailureBudget failure = settings.failure(budget);
         double deltaM = failure.remainingDelta();
         double share = share();
         double epsObjective = share * budget.epsilon();
-        Perturbation pert = Perturbation.plan(shape, epsObjective, deltaM / 2, lambda,
-                ObjectivePerturbation.lambdaRule(preset, comparatorRadius), noiseRule,
-                share == 0.5 ? "eps/2" : share + "*eps", options.mutation());
+        Perturbation pert = settings.plan(shape, epsObjective, deltaM / 2, share == 0.5 ? "eps/2" : share + "*eps",
+                options().mutation());
         double alpha = accuracy(shape, pert);
         double r = Math.sqrt(2 * alpha / pert.lambda()) + gridShift(shape, pert);
         GaussianEvent out = new GaussianEvent(GaussianMechanism.noiseMultiplier(budget.epsilon() - epsObjective,
@@ -132,8 +109,7 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         int e = epochs(shape, pert, bound, failure.probability(), alpha);
         SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, e, earlyStop);
         Svrg.Schedule inner = Svrg.schedule(pert.lambda(), pert.beta(), shape.domain().isWholeSpace());
-        RunParameters.Builder params = failure.publish(ObjectivePerturbation.parameters(shape, pert, preset,
-                comparatorRadius), bound)
+        RunParameters.Builder params = failure.publish(settings.parameters(shape, pert), bound)
                 .put(Param.EPOCHS, (long) e)
                 .put(Param.INNER_STEPS, inner.innerSteps())
                 .put(Param.STEPS, e * inner.innerSteps())
@@ -199,36 +175,12 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
         return Math.max(epochs, certified);
     }
 
-    @Override
-    public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
-        SvrgSchedule s = plan.detail(SvrgSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
-        return run.finish(release(run, new DatasetPasses(problem.data()), s));
-    }
-
-    /**
-     * Runs a plan on rows that live elsewhere (a distributed engine): the anchors' full gradients are
-     * full passes of {@code passes}, and each epoch's inner steps run here on the rows
-     * {@link DataPasses#rows} returns for the indices this JVM drew from the run's generator, in the
-     * in-memory order. G, H, the steps and the ledger are this JVM's: the same algorithm, draws, events
-     * and report as {@link #run(Problem, RunPlan, UniformRandomProvider)} (which is this method on the
-     * in-memory passes); with the same generator, models that agree to the rounding of the anchors' sums.
-     *
-     * @param passes the rows (their number must be the planned n)
-     * @param shape the public shape of the distributed data (must be the plan's)
-     */
-    public OptimizationResult run(DataPasses passes, ProblemShape shape, RunPlan plan, UniformRandomProvider rng) {
-        Checks.notNull("passes", passes);
-        SvrgSchedule s = plan.detail(SvrgSchedule.class);
-        PrivateRun run = PrivateRun.startDistributed(plan, shape, passes.size(), rng, options);
-        return run.finish(release(run, passes, s));
-    }
-
     /**
      * Draws G, runs SVRG for the planned epochs, and releases the certified iterate plus H; if no
      * iterate is certified, Π_W(0) + H instead (a data-independent point, same draws).
      */
-    private static DMatrixRMaj release(PrivateRun run, DataPasses passes, SvrgSchedule s) {
+    @Override
+    DMatrixRMaj release(PrivateRun run, DataPasses passes, SvrgSchedule s) {
         PerturbedObjective obj = s.perturbation().draw(run, passes);
         Svrg.Result r = Svrg.solve(obj, s.alpha(), s.epochs(), s.earlyStop(), run.rng());
         boolean certified = r.suboptimality() <= s.alpha();
@@ -255,70 +207,30 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
 
     /** A builder initialised with this optimizer's settings (for sweeps). */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.lambda = lambda;
-        b.preset = preset;
-        b.comparatorRadius = comparatorRadius;
+        Builder b = new Builder().perturbationSettings(settings);
         b.objectiveShare = objectiveShare;
         b.accuracy = accuracy;
-        b.noiseRule = noiseRule;
         b.epochs = epochs;
-        b.failureProbability = failureProbability;
         b.earlyStop = earlyStop;
-        return b.runOptions(options);
+        return b.runOptions(options());
     }
 
     @Override
     public String toString() {
-        return "ApproximateObjectivePerturbation(preset=" + preset.key() + ", lambda="
-                + (Double.isNaN(lambda) ? "theorem" : lambda) + ", comparatorRadius=" + comparatorRadius
+        return "ApproximateObjectivePerturbation(" + settings.describe()
                 + ", objectiveShare=" + share() + ", accuracy=" + (Double.isNaN(accuracy) ? "rule" : accuracy)
-                + ", noiseRule=" + noiseRule
+                + ", noiseRule=" + settings.noiseRule()
                 + ", epochs=" + (epochs == 0 ? "certified budget" : epochs) + ", earlyStop=" + earlyStop + ")";
     }
 
     /** Builder; every setter validates. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
-        private double lambda = Double.NaN;
-        private Preset preset = Preset.PRACTICAL;
-        private double comparatorRadius = Double.NaN;
+    public static final class Builder extends PerturbationBuilder<Builder> {
         private double objectiveShare = Double.NaN;
         private double accuracy = Double.NaN;
-        private ObjectivePerturbationNoise.Rule noiseRule = ObjectivePerturbationNoise.Rule.TIGHT;
         private int epochs = 0;
-        private double failureProbability = Double.NaN;
         private boolean earlyStop = false;
 
         private Builder() {
-        }
-
-        /**
-         * λ &gt; 0 in λ‖w‖² (default: the theorem's value at (sε, δ_M/2), M the domain's radius or a
-         * declared comparator radius; on an unbounded domain without one, the practical 10·β/(sεn)).
-         */
-        public Builder lambda(double l) {
-            this.lambda = Checks.positive("lambda", l);
-            return this;
-        }
-
-        /**
-         * {@link Preset#PRACTICAL} (default): s = {@value #PRACTICAL_OBJECTIVE_SHARE} of ε for the
-         * perturbation, α = λr²/2 with r = τ·σ_G/(2nλ), τ = {@value #PRACTICAL_RELATIVE_DISTANCE} (the output
-         * noise is then negligible), λ as for {@link ObjectivePerturbation}'s practical rule;
-         * {@link Preset#PAPER}: the even split s = 1/2, α = M²λ/n² and the theorem's λ over a bounded domain.
-         */
-        public Builder preset(Preset p) {
-            this.preset = Checks.notNull("preset", p);
-            return this;
-        }
-
-        /**
-         * M &gt; 0 for the practical λ rule on an unbounded domain, as for ObjectivePerturbation (default:
-         * none, λ = 10·β/(sεn)).
-         */
-        public Builder comparatorRadius(double m) {
-            this.comparatorRadius = Checks.finite("comparatorRadius", Checks.positive("comparatorRadius", m));
-            return this;
         }
 
         /**
@@ -336,24 +248,9 @@ public final class ApproximateObjectivePerturbation implements PrivateOptimizer 
             return this;
         }
 
-        /** TIGHT (default) or KST12. */
-        public Builder noiseRule(ObjectivePerturbationNoise.Rule r) {
-            this.noiseRule = Checks.notNull("noiseRule", r);
-            return this;
-        }
-
         /** A fixed epoch count ≥ 1, at least the certified budget (refused otherwise; default: that budget). */
         public Builder epochs(int e) {
             this.epochs = Checks.atLeastOne("epochs", e);
-            return this;
-        }
-
-        /**
-         * The failure probability p ∈ (0, 1) the plan charges (1 + e^ε)p of δ for: half for ‖G‖ above its
-         * public bound, half for SVRG not certifying within the budget (default 1e-3·δ/(1 + e^ε)).
-         */
-        public Builder failureProbability(double pr) {
-            this.failureProbability = Checks.openUnit("failureProbability", pr);
             return this;
         }
 

@@ -1,11 +1,10 @@
 package org.dpopt.optim.objpert;
 
 import java.util.List;
-import java.util.Optional;
 import org.dpopt.accounting.Bound;
 import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.ForwardingAccountant;
 import org.dpopt.accounting.PrivacyAccountant;
-import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.linalg.Checks;
 
@@ -17,8 +16,7 @@ import org.dpopt.linalg.Checks;
  * charge on top of the inner accountant's curve: δ′(ε) = δ(ε) + (1 + e^ε)p, and ε′(δ′) is the inner
  * ε at δ′ − (1 + e^ε′)p. Immutable.
  */
-final class FailureChargedAccountant implements PrivacyAccountant {
-    private final PrivacyAccountant inner;
+final class FailureChargedAccountant extends ForwardingAccountant {
     private final double failureProbability;
     private final double epsilonCap;
 
@@ -28,7 +26,7 @@ final class FailureChargedAccountant implements PrivacyAccountant {
      * @param epsilonCap the ε the plan was made for: answers up to it are charged (1 + e^cap)p
      */
     FailureChargedAccountant(PrivacyAccountant inner, double failureProbability, double epsilonCap) {
-        this.inner = Checks.notNull("inner", inner);
+        super(inner);
         if (!(failureProbability >= 0 && failureProbability < 1)) {
             throw Checks.fail("failureProbability", "in [0, 1)", failureProbability);
         }
@@ -39,21 +37,6 @@ final class FailureChargedAccountant implements PrivacyAccountant {
     /** The charge at the plan's ε. */
     double planCharge() {
         return ObjectivePerturbationNoise.failureCharge(epsilonCap, failureProbability);
-    }
-
-    @Override
-    public String name() {
-        return inner.name();
-    }
-
-    @Override
-    public NeighboringRelation relation() {
-        return inner.relation();
-    }
-
-    @Override
-    public Optional<String> unsupportedReason(DpEvent event) {
-        return inner.unsupportedReason(event);
     }
 
     @Override
@@ -72,7 +55,7 @@ final class FailureChargedAccountant implements PrivacyAccountant {
             if (!(delta - used > 0)) {
                 break;
             }
-            double eps = inner.epsilon(event, delta - used);
+            double eps = inner().epsilon(event, delta - used);
             double need = ObjectivePerturbationNoise.failureCharge(eps, failureProbability);
             if (need <= used) {
                 return new double[] {eps, used};
@@ -84,7 +67,7 @@ final class FailureChargedAccountant implements PrivacyAccountant {
 
     @Override
     public double delta(DpEvent event, double epsilon) {
-        return Math.min(1, inner.delta(event, epsilon)
+        return Math.min(1, inner().delta(event, epsilon)
                 + ObjectivePerturbationNoise.failureCharge(epsilon, failureProbability));
     }
 
@@ -96,7 +79,7 @@ final class FailureChargedAccountant implements PrivacyAccountant {
         if (Double.isInfinite(s[0])) {
             return new PrivacyReport(s[0], Double.NaN, delta, name(), relation(), event, Bound.UPPER, List.of(note));
         }
-        PrivacyReport r = inner.report(event, delta - s[1]);
+        PrivacyReport r = inner().report(event, delta - s[1]);
         return new PrivacyReport(r.epsilon(), r.epsilonLower(), delta, r.accountant(), r.relation(), r.event(),
                 r.bound(), r.notes()).withNote(note);
     }

@@ -18,63 +18,30 @@ import org.ejml.data.DMatrixRMaj;
  * quadratic is isotropic), hence J(w) − J* ≤ −⟨g, u − w⟩ − (μ/2)‖u − w‖² (= ‖g‖²/(2μ) when W = ℝ^d)
  * and ‖w − ŵ‖ ≤ √(2(J(w) − J*)/μ); and the gradient-mapping bound ‖w − ŵ‖ ≤ 2‖G_L(w)‖/μ with
  * G_L(w) = L_J(w − Π_W(w − g/L_J)) (Nesterov, <i>Introductory Lectures on Convex Optimization</i>,
- * Kluwer 2004, Thm 2.2.7). Data enter only through {@link DataPasses}. Immutable; the caller owns the
- * work vectors it passes.
+ * Kluwer 2004, Thm 2.2.7). Data enter only through {@link DataPasses}. Immutable (b is its own copy,
+ * never modified); the caller owns the work vectors it passes.
+ *
+ * @param passes the data
+ * @param loss the generalized linear loss φ
+ * @param domain W
+ * @param linear b (d×1), copied
+ * @param lambda λ &gt; 0 (the coefficient of ‖w‖²)
+ * @param lipschitz L, the declared per-example gradient bound
+ * @param smoothness β, the declared per-example smoothness
  */
-final class PerturbedObjective {
-    private final DataPasses passes;
-    private final GeneralizedLinearLoss loss;
-    private final ConvexSet domain;
-    private final DMatrixRMaj linear;
-    private final double lambda;
-    private final double lipschitz;
-    private final double smoothness;
+record PerturbedObjective(DataPasses passes, GeneralizedLinearLoss loss, ConvexSet domain, DMatrixRMaj linear,
+        double lambda, double lipschitz, double smoothness) {
 
-    /**
-     * @param passes the data
-     * @param loss the generalized linear loss φ
-     * @param domain W
-     * @param linear b (d×1), copied
-     * @param lambda λ &gt; 0 (the coefficient of ‖w‖²)
-     * @param lipschitz L, the declared per-example gradient bound
-     * @param smoothness β, the declared per-example smoothness
-     */
-    PerturbedObjective(DataPasses passes, GeneralizedLinearLoss loss, ConvexSet domain, DMatrixRMaj linear,
-            double lambda, double lipschitz, double smoothness) {
-        this.passes = Checks.notNull("passes", passes);
-        this.loss = Checks.notNull("loss", loss);
-        this.domain = Checks.notNull("domain", domain);
+    /** Validates and copies b. */
+    PerturbedObjective {
+        Checks.notNull("passes", passes);
+        Checks.notNull("loss", loss);
+        Checks.notNull("domain", domain);
         Checks.vector("linear", linear, passes.dimension());
-        this.linear = Checks.finiteVector("linear", linear).copy();
-        this.lambda = Checks.positive("lambda", lambda);
-        this.lipschitz = Checks.positive("lipschitz", lipschitz);
-        this.smoothness = Checks.nonNegative("smoothness", smoothness);
-    }
-
-    DataPasses passes() {
-        return passes;
-    }
-
-    GeneralizedLinearLoss loss() {
-        return loss;
-    }
-
-    ConvexSet domain() {
-        return domain;
-    }
-
-    double lambda() {
-        return lambda;
-    }
-
-    /** L. */
-    double lipschitz() {
-        return lipschitz;
-    }
-
-    /** β. */
-    double smoothness() {
-        return smoothness;
+        linear = Checks.finiteVector("linear", linear).copy();
+        Checks.positive("lambda", lambda);
+        Checks.positive("lipschitz", lipschitz);
+        Checks.nonNegative("smoothness", smoothness);
     }
 
     /** μ = 2λ. */

@@ -15,7 +15,6 @@ import org.dpopt.optim.Preset;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.BaseOptimizer;
-import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.sampling.PoissonSampler;
 
 /**
@@ -51,17 +50,13 @@ public final class Bftt19Sgd extends BaseOptimizer {
     public static final double PRACTICAL_TAIL = 0.5;
 
     private final Preset preset;
-    private final double epochs; // NaN: the preset's
-    private final int batchSize; // 0: the preset's
-    private final double learningRate; // NaN: the preset's
+    private final SgdSettings sgd;
     private final PrivacyAccountant accountant;
 
     private Bftt19Sgd(Builder b) {
         super("nsgd", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
         this.preset = b.preset;
-        this.epochs = b.epochs;
-        this.batchSize = b.batchSize;
-        this.learningRate = b.learningRate;
+        this.sgd = b.sgdSettings();
         this.accountant = b.accountant;
     }
 
@@ -107,13 +102,10 @@ public final class Bftt19Sgd extends BaseOptimizer {
     /** The practical schedule (see the class comment); the overrides replace its E, b and η. */
     private RunPlan practicalPlan(ProblemShape shape, PrivacyBudget budget, double m0, double lip, double beta) {
         int n = shape.size();
-        int b = batchSize > 0 ? batchSize : NoisySgd.defaultBatchSize(n);
-        if (b > n) {
-            throw Checks.fail("batchSize", "at most the dataset size " + n, b);
-        }
-        double e = Double.isNaN(epochs) ? PRACTICAL_EPOCHS : epochs;
+        int b = sgd.batchSizeFor(n);
+        double e = Double.isNaN(sgd.epochs()) ? PRACTICAL_EPOCHS : sgd.epochs();
         long t = Math.max(1, (long) Math.ceil(e * n / b));
-        double eta = Double.isNaN(learningRate) ? PRACTICAL_LEARNING_RATE : learningRate;
+        double eta = Double.isNaN(sgd.learningRate()) ? PRACTICAL_LEARNING_RATE : sgd.learningRate();
         long from = (long) Math.floor(t * (1 - PRACTICAL_TAIL));
         return plan(shape, budget, new PoissonSampler(b, t), t, b, eta, Math.min(from, t - 1), m0, lip, beta);
     }
@@ -153,9 +145,7 @@ public final class Bftt19Sgd extends BaseOptimizer {
 
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
-        SgdSchedule s = plan.detail(SgdSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
-        return run.finish(SgdLoop.run(run, s));
+        return SgdLoop.run(problem, plan, rng, options());
     }
 
     @Override

@@ -44,10 +44,8 @@ import org.dpopt.sampling.Samplers;
 public final class NoisySgd extends BaseOptimizer {
 
     private final Samplers.Recipe sampler;
-    private final int batchSize;
-    private final double epochs;
+    private final SgdSettings sgd;
     private final double clipNorm;
-    private final double learningRate;
     private final double l2;
     private final double fixedNoiseMultiplier; // NaN: calibrate
     private final PrivacyAccountant accountant;
@@ -55,10 +53,8 @@ public final class NoisySgd extends BaseOptimizer {
     private NoisySgd(Builder b) {
         super("dp-sgd", b.sampler.relation(), b.runOptions());
         this.sampler = b.sampler;
-        this.batchSize = b.batchSize;
-        this.epochs = b.epochs;
+        this.sgd = b.sgdSettings();
         this.clipNorm = b.clipNorm;
-        this.learningRate = b.learningRate;
         this.l2 = b.l2;
         this.fixedNoiseMultiplier = b.noiseMultiplier;
         this.accountant = b.accountant;
@@ -88,17 +84,14 @@ public final class NoisySgd extends BaseOptimizer {
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
-        int b = batchSize > 0 ? batchSize : defaultBatchSize(n);
-        if (b > n) {
-            throw Checks.fail("batchSize", "at most the dataset size " + n, b);
-        }
-        BatchSampler drawn = sampler.create(n, b, epochs);
+        int b = sgd.batchSizeFor(n);
+        BatchSampler drawn = sampler.create(n, b, sgd.epochs());
         BatchSampler accounted = drawn;
         Mutation m = options().mutation();
         if (m == Mutation.HALF_RATE_ACCOUNTING) {
             accounted = new PoissonSampler(b / 2.0, drawn.steps(n));
         } else if (m == Mutation.SHUFFLE_AS_POISSON) {
-            drawn = new DynamicShuffleSampler(b, (int) Math.max(1, Math.round(epochs)));
+            drawn = new DynamicShuffleSampler(b, (int) Math.max(1, Math.round(sgd.epochs())));
             accounted = new PoissonSampler(b, drawn.steps(n));
         }
         PrivacyAccountant acc = accountant();
@@ -112,19 +105,19 @@ public final class NoisySgd extends BaseOptimizer {
                 : fixedNoiseMultiplier;
         long steps = drawn.steps(n);
         SgdSchedule s = new SgdSchedule(drawn, accounted.stepEvent(n, z), steps, drawn.normalizer(n), clipNorm,
-                learningRate, l2, SgdSchedule.last(steps));
+                sgd.learningRate(), l2, SgdSchedule.last(steps));
         RunParameters.Builder p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.DIMENSION, shape.dimension())
                 .put(Param.SAMPLER, drawn.name())
                 .put(Param.BATCH_SIZE, (double) b)
-                .put(Param.EPOCHS, epochs)
+                .put(Param.EPOCHS, sgd.epochs())
                 .put(Param.STEPS, steps)
                 .put(Param.NORMALIZER, s.normalizer())
                 .put(Param.NOISE_MULTIPLIER, z)
                 .put(Param.SIGMA, z * clipNorm)
                 .put(Param.CLIP_NORM, clipNorm)
-                .put(Param.LEARNING_RATE, learningRate)
+                .put(Param.LEARNING_RATE, sgd.learningRate())
                 .put(Param.L2, l2)
                 .put(Param.OUTPUT, "last")
                 .put(Param.ACCOUNTANT, acc.name());
@@ -143,9 +136,7 @@ public final class NoisySgd extends BaseOptimizer {
 
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
-        SgdSchedule s = plan.detail(SgdSchedule.class);
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
-        return run.finish(SgdLoop.run(run, s));
+        return SgdLoop.run(problem, plan, rng, options());
     }
 
     /**
@@ -173,10 +164,8 @@ public final class NoisySgd extends BaseOptimizer {
     public Builder toBuilder() {
         Builder b = new Builder();
         b.sampler = sampler;
-        b.batchSize = batchSize;
-        b.epochs = epochs;
+        b.sgdSettings(sgd);
         b.clipNorm = clipNorm;
-        b.learningRate = learningRate;
         b.l2 = l2;
         b.noiseMultiplier = fixedNoiseMultiplier;
         b.accountant = accountant;
@@ -185,8 +174,8 @@ public final class NoisySgd extends BaseOptimizer {
 
     @Override
     public String toString() {
-        return "NoisySgd(batchSize=" + batchSize + ", epochs=" + epochs + ", clipNorm=" + clipNorm
-                + ", learningRate=" + learningRate + ", l2=" + l2 + ", noiseMultiplier=" + fixedNoiseMultiplier
+        return "NoisySgd(batchSize=" + sgd.batchSize() + ", epochs=" + sgd.epochs() + ", clipNorm=" + clipNorm
+                + ", learningRate=" + sgd.learningRate() + ", l2=" + l2 + ", noiseMultiplier=" + fixedNoiseMultiplier
                 + ", accountant=" + accountant().name() + ")";
     }
 

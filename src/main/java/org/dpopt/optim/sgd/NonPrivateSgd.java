@@ -27,16 +27,12 @@ import org.ejml.data.DMatrixRMaj;
  * benchmarks can show the price of privacy.
  */
 public final class NonPrivateSgd extends BaseOptimizer {
-    private final int batchSize;
-    private final double epochs;
-    private final double learningRate;
+    private final SgdSettings sgd;
     private final double l2;
 
     private NonPrivateSgd(Builder b) {
         super("non-private", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
-        this.batchSize = b.batchSize;
-        this.epochs = b.epochs;
-        this.learningRate = b.learningRate;
+        this.sgd = b.sgdSettings();
         this.l2 = b.l2;
     }
 
@@ -58,15 +54,15 @@ public final class NonPrivateSgd extends BaseOptimizer {
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
-        int b = batchSize > 0 ? Math.min(batchSize, n) : NoisySgd.defaultBatchSize(n);
+        int b = sgd.batchSize() > 0 ? Math.min(sgd.batchSize(), n) : NoisySgd.defaultBatchSize(n);
         long perEpoch = (n + b - 1) / b;
-        long steps = (long) Math.ceil(epochs * perEpoch);
+        long steps = (long) Math.ceil(sgd.epochs() * perEpoch);
         RunParameters p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.BATCH_SIZE, (double) b)
-                .put(Param.EPOCHS, epochs)
+                .put(Param.EPOCHS, sgd.epochs())
                 .put(Param.STEPS, steps)
-                .put(Param.LEARNING_RATE, learningRate)
+                .put(Param.LEARNING_RATE, sgd.learningRate())
                 .put(Param.L2, l2)
                 .build();
         return RunPlan.builder(name(), shape)
@@ -98,9 +94,9 @@ public final class NonPrivateSgd extends BaseOptimizer {
             Vectors.zero(sum);
             oracle.addClippedBatch(w, data, perm, start, end, null, Double.POSITIVE_INFINITY, sum, g);
             if (l2 > 0) {
-                Vectors.scale(1 - learningRate * l2, w);
+                Vectors.scale(1 - sgd.learningRate() * l2, w);
             }
-            Vectors.axpy(-learningRate / (end - start), sum, w);
+            Vectors.axpy(-sgd.learningRate() / (end - start), sum, w);
             problem.domain().project(w);
         }
         if (run.diagnosticsOn()) {

@@ -1,11 +1,15 @@
 package org.dpopt.optim.sgd;
 
+import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.Problem;
 import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.BatchGradientSource;
 import org.dpopt.oracle.DatasetBatches;
 import org.ejml.data.DMatrixRMaj;
@@ -20,6 +24,13 @@ import org.ejml.data.DMatrixRMaj;
  */
 final class SgdLoop {
     private SgdLoop() {
+    }
+
+    /** Runs a plan whose detail is an {@link SgdSchedule} on the problem's rows: start, loop, finish. */
+    static OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng, RunOptions options) {
+        SgdSchedule s = plan.detail(SgdSchedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options);
+        return run.finish(run(run, s));
     }
 
     /** Runs the schedule on the run's in-memory problem; returns the last (or averaged) iterate. */

@@ -14,19 +14,22 @@ import org.dpopt.sampling.RecordOrder;
 /**
  * A planned Phased-SGD run, from public quantities only: phase i (0-based) has n_i records, step η_i,
  * sensitivity Δ_i and releases its average with {@code GaussianEvent(z)} at σ_i = z·Δ_i. Immutable
- * (the arrays are private copies).
+ * (the arrays are private copies; their accessors return copies).
+ *
+ * @param sizes n_i
+ * @param steps η_i
+ * @param sensitivities Δ_i = 2η_i(L + e·n_i)
+ * @param noiseMultiplier z
+ * @param eta η, the base step
+ * @param diameter D (the comparator radius when unconstrained)
+ * @param constrained whether W is a bounded set (else ℝ^d)
+ * @param lipschitz L, the clip norm of every per-example step
+ * @param smoothing the oracle choice
+ * @param order the data-independent read order of the records
  */
-final class PhasedSchedule {
-    private final int[] sizes;
-    private final double[] steps;
-    private final double[] sensitivities;
-    private final double noiseMultiplier;
-    private final double eta;
-    private final double diameter;
-    private final boolean constrained;
-    private final double lipschitz;
-    private final Smoothing smoothing;
-    private final RecordOrder order;
+record PhasedSchedule(int[] sizes, double[] steps, double[] sensitivities, double noiseMultiplier, double eta,
+        double diameter, boolean constrained, double lipschitz, PhasedSchedule.Smoothing smoothing,
+        RecordOrder order) {
 
     /**
      * The oracle choice: exact gradients of {@code loss}, or the bisection prox.
@@ -39,18 +42,11 @@ final class PhasedSchedule {
     record Smoothing(Loss loss, GllBisectionProx prox, double smoothness, double gradientError) {
     }
 
-    PhasedSchedule(int[] sizes, double[] steps, double[] sensitivities, double noiseMultiplier, double eta,
-            double diameter, boolean constrained, double lipschitz, Smoothing smoothing, RecordOrder order) {
-        this.sizes = sizes.clone();
-        this.steps = steps.clone();
-        this.sensitivities = sensitivities.clone();
-        this.noiseMultiplier = noiseMultiplier;
-        this.eta = eta;
-        this.diameter = diameter;
-        this.constrained = constrained;
-        this.lipschitz = lipschitz;
-        this.smoothing = smoothing;
-        this.order = order;
+    /** Copies the arrays. */
+    PhasedSchedule {
+        sizes = sizes.clone();
+        steps = steps.clone();
+        sensitivities = sensitivities.clone();
     }
 
     /** The statement for k phases at noise multiplier z: {@code Parallel[Gaussian(z) × k]}. */
@@ -90,13 +86,26 @@ final class PhasedSchedule {
         return sizes.length;
     }
 
+    /** All η_i (a copy). */
+    @Override
+    public double[] steps() {
+        return steps.clone();
+    }
+
+    /** All Δ_i (a copy). */
+    @Override
+    public double[] sensitivities() {
+        return sensitivities.clone();
+    }
+
     /** n_i. */
     int size(int i) {
         return sizes[i];
     }
 
     /** All n_i (a copy). */
-    int[] sizes() {
+    @Override
+    public int[] sizes() {
         return sizes.clone();
     }
 
@@ -129,33 +138,6 @@ final class PhasedSchedule {
         return new GaussianEvent(noiseMultiplier);
     }
 
-    double noiseMultiplier() {
-        return noiseMultiplier;
-    }
-
-    /** η, the base step. */
-    double eta() {
-        return eta;
-    }
-
-    /** D (the comparator radius when unconstrained). */
-    double diameter() {
-        return diameter;
-    }
-
-    boolean constrained() {
-        return constrained;
-    }
-
-    /** L, the clip norm of every per-example step. */
-    double lipschitz() {
-        return lipschitz;
-    }
-
-    Smoothing smoothing() {
-        return smoothing;
-    }
-
     /** The bisection prox, or null for exact gradients. */
     GllBisectionProx prox() {
         return smoothing.prox();
@@ -167,9 +149,5 @@ final class PhasedSchedule {
 
     double gradientError() {
         return smoothing.gradientError();
-    }
-
-    RecordOrder order() {
-        return order;
     }
 }
