@@ -93,6 +93,8 @@ public final class OptimizerAudit {
             workers[w] = new Worker(t, mutant, s, scores, w, threads, done, progress);
         }
         runAll(workers);
+        // Only the first worker draws while the runs go on; whichever worker ends last, the bar ends full.
+        progress.update(done.get(), s.runs());
         Worker first = workers[0];
         for (Worker w : workers) {
             first.sameClaim(w.claim);
