@@ -71,8 +71,8 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--model-out", description = "Write the model file (versioned JSON: weights, intercept, classes, "
             + "declared bounds, algorithm, privacy report; read it with dpopt predict).")
     Path modelOut;
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Output output;
     @Mixin
     BudgetOptions budgetFile;
     @Option(names = "--progress", description = "Show the progress bar (noisy releases done, rate, ETA) on stderr even "
@@ -178,7 +178,7 @@ final class TrainCommand implements Callable<Integer> {
         if (modelOut != null) {
             OutputPaths.writeAtomically(modelOut, modelText);
         }
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = output.err();
         if (seed != null) {
             err.println("dpopt: research mode (--seed): noise " + r.noise());
         }
@@ -189,7 +189,7 @@ final class TrainCommand implements Callable<Integer> {
             err.println("dpopt: hint: " + out.get("hint"));
         }
         err.flush();
-        print(out);
+        output.print(out, o -> Output.table(o, out, 24));
         return 0;
     }
 
@@ -203,7 +203,7 @@ final class TrainCommand implements Callable<Integer> {
         out.put("algorithm", algorithm);
         out.put("loss", model.loss());
         if (model.kind() != Model.Kind.REGRESSION) {
-            out.put("classes", labels(model.classes()));
+            out.put("classes", Json.labels(model.classes()));
         }
         out.put("fit_intercept", model.fitIntercept());
         Json.putEpsilon(out, "epsilon", r.privacy().epsilon());
@@ -237,27 +237,6 @@ final class TrainCommand implements Callable<Integer> {
         return out;
     }
 
-    private static List<Long> labels(double[] classes) {
-        List<Long> l = new ArrayList<>();
-        for (double c : classes) {
-            l.add((long) c);
-        }
-        return l;
-    }
-
-    private void print(Map<String, Object> out) {
-        PrintWriter o = spec.commandLine().getOut();
-        if (json) {
-            o.println(Json.write(out));
-        } else {
-            for (Map.Entry<String, Object> e : out.entrySet()) {
-                if (e.getValue() != null) {
-                    o.printf("%-24s %s%n", e.getKey(), e.getValue());
-                }
-            }
-        }
-        o.flush();
-    }
 
     /** True for --engine spark; refuses an unknown engine and the Spark-only flags in memory. */
     private boolean engine() {
