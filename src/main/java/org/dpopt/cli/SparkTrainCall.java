@@ -63,7 +63,7 @@ final class SparkTrainCall {
             DatasetIO.RowNormPolicy policy, UniformRandomProvider rng, java.util.function.Consumer<RunPlan> onPlan) {
         requireSpark();
         TrainData d = cmd.input;
-        SparkTraining.Inputs in = SparkTraining.load(new SparkTraining.Source(cmd.master, raw("--data"),
+        SparkTraining.Inputs in = SparkTraining.load(new SparkTraining.Source(cmd.engine.master, raw("--data"),
                 d.testData == null ? null : raw("--test-data"), d.testFraction(),
                 d.splitSeed, SparkData.Format.valueOf(d.format.toUpperCase(Locale.ROOT)), d.dimension,
                 d.rowNormBound, policy));

@@ -13,7 +13,6 @@ import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.models.Model;
 import org.dpopt.loss.Problem;
-import org.dpopt.noise.Rngs;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
@@ -50,22 +49,14 @@ final class TrainCommand implements Callable<Integer> {
     String algorithm;
     @Mixin
     TrainData input;
-    @Option(names = "--engine", defaultValue = "memory", description = "memory (default) or spark: the data-dependent "
-            + "sums on Spark executors, noise and accounting on the driver (dp-sgd, noisy-frank-wolfe, "
-            + "objective-perturbation, objective-perturbation-svrg).")
-    String engine;
-    @Option(names = "--master", description = "Spark master with --engine spark (default: spark-submit's, else "
-            + "local[*]).")
-    String master;
+    @Mixin
+    EngineOptions engine;
     @Mixin
     PrivacyTarget target;
     @Mixin
     ModelOptions model;
-    @Option(names = "--seed", description = "Research mode: seed all noise and sampling (reproducible, NOT private "
-            + "unless the seed is secret and random). Default: secure noise.")
-    Long seed;
-    @Option(names = "--secure", description = "Secure noise from a cryptographic generator (the default).")
-    boolean secure;
+    @Mixin
+    NoiseOptions noise;
     @Option(names = "--diagnostics", description = "Also compute non-private diagnostics (printed apart, labelled).")
     boolean diagnostics;
     @Option(names = "--model-out", description = "Write the model file (versioned JSON: weights, intercept, classes, "
@@ -84,7 +75,7 @@ final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         AlgorithmSpec alg = AlgorithmSpecs.get(algorithm);
-        boolean onSpark = engine();
+        boolean onSpark = engine.onSpark(input.format);
         if (progress && quiet) {
             throw Checks.fail("--progress", "absent with --quiet", true);
         }
@@ -93,9 +84,7 @@ final class TrainCommand implements Callable<Integer> {
         if (onSpark) {
             args = SparkTrainCall.sparkArgs(alg, args);
         }
-        if (seed != null && secure) {
-            throw Checks.fail("--seed", "absent with --secure (secure noise cannot be seeded)", seed);
-        }
+        noise.check();
         PrivacyBudget budget = target.budget(alg);
         input.checkHeldOut();
         PrivateOptimizer opt = alg.build(args);
@@ -122,7 +111,7 @@ final class TrainCommand implements Callable<Integer> {
             setup.loss().checkLabels(test, "--test-data");
         }
         Problem problem = setup.problem();
-        UniformRandomProvider rng = rng();
+        UniformRandomProvider rng = noise.rng();
         TrainLimits.epochs(args.get(Flag.EPOCHS), problem.shape());
         long t0 = System.nanoTime();
         RunPlan plan = opt.plan(problem.shape(), budget);
@@ -142,11 +131,6 @@ final class TrainCommand implements Callable<Integer> {
         }
     }
 
-    /** The noise source: seeded with --seed (research mode), else secure. */
-    private UniformRandomProvider rng() {
-        return seed != null ? Rngs.seeded(seed) : Rngs.secure();
-    }
-
     /** The release's line in a budget file. */
     private String releaseName() {
         return Main.oneLine("train --algorithm " + algorithm + " --data " + input.data);
@@ -157,7 +141,7 @@ final class TrainCommand implements Callable<Integer> {
             boolean budgeted) throws IOException {
         BudgetOptions.Hold[] hold = new BudgetOptions.Hold[1];
         try {
-            SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(alg, args, opt, budget, input.policy(), rng(),
+            SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(alg, args, opt, budget, input.policy(), noise.rng(),
                     budgeted ? plan -> hold[0] = budgetFile.reserve(plan, releaseName()) : null);
             Map<String, Object> out = release(fit.result(), fit.model(), fit.test(), fit.seconds(), hold[0]);
             return finish(fit.result(), out, fit.counts(), fit.model().toJson());
@@ -179,7 +163,7 @@ final class TrainCommand implements Callable<Integer> {
             OutputPaths.writeAtomically(modelOut, modelText);
         }
         PrintWriter err = output.err();
-        if (seed != null) {
+        if (noise.seeded()) {
             err.println("dpopt: research mode (--seed): noise " + r.noise());
         }
         if (diagnostics) {
@@ -228,8 +212,8 @@ final class TrainCommand implements Callable<Integer> {
         }
         out.put("test_note", TEST_NOTE);
         out.put("seconds", seconds);
-        if (seed != null) {
-            out.put("seed", seed);
+        if (noise.seeded()) {
+            out.put("seed", noise.seed);
         }
         if (hold != null) {
             out.put("budget", BudgetCommand.summary(budgetFile.file, hold.commit(r.privacy())));
@@ -237,25 +221,6 @@ final class TrainCommand implements Callable<Integer> {
         return out;
     }
 
-
-    /** True for --engine spark; refuses an unknown engine and the Spark-only flags in memory. */
-    private boolean engine() {
-        switch (engine) {
-            case "spark":
-                return true;
-            case "memory":
-                if (master != null) {
-                    throw Checks.fail("--master", "absent with --engine memory", master);
-                }
-                if ("parquet".equals(input.format)) {
-                    throw Checks.fail("--format", "csv or libsvm with --engine memory (parquet needs --engine spark)",
-                            input.format);
-                }
-                return false;
-            default:
-                throw Checks.fail("--engine", "memory or spark", engine);
-        }
-    }
 
     /** The hyperparameter flags given, refusing those the algorithm does not use. */
     private Map<Flag<?>, Object> givenFlags(AlgorithmSpec alg) {
