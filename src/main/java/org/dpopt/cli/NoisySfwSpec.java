@@ -1,21 +1,14 @@
 package org.dpopt.cli;
 
-import org.dpopt.geometry.ConvexSet;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe;
 
 /** {@code noisy-sfw}: one-pass noisy stochastic Frank–Wolfe over an ℓp ball (Gaussian noise). */
-final class NoisySfwSpec extends AlgorithmSpec {
+final class NoisySfwSpec extends FrankWolfeSpec {
 
     NoisySfwSpec() {
         super("noisy-sfw", "BGM21 Alg. 5: one-pass noisy stochastic Frank-Wolfe over an lp ball (Gaussian, RDP)",
-                "--radius, --p or --constraint",
-                FlagTable.of(FrankWolfeDomains.lpBallFlags()).and(FrankWolfeDomains.onePassFlags()));
-    }
-
-    @Override
-    ConvexSet domain(TrainArgs a) {
-        return FrankWolfeDomains.lpBall(a);
+                Sets.LP_BALL, true);
     }
 
     @Override

@@ -1,21 +1,14 @@
 package org.dpopt.cli;
 
-import org.dpopt.geometry.ConvexSet;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.frankwolfe.VarianceReducedFrankWolfe;
 
 /** {@code vr-frank-wolfe}: one-pass variance-reduced private Frank–Wolfe over a polytope. */
-final class VrFrankWolfeSpec extends AlgorithmSpec {
+final class VrFrankWolfeSpec extends FrankWolfeSpec {
 
     VrFrankWolfeSpec() {
         super("vr-frank-wolfe", "BGM21 Alg. 4: one-pass variance-reduced private Frank-Wolfe (smooth, non-convex "
-                + "allowed)", NoisyFrankWolfeSpec.POLYTOPE_HINT,
-                FlagTable.of(FrankWolfeDomains.polytopeFlags()).and(FrankWolfeDomains.onePassFlags()));
-    }
-
-    @Override
-    ConvexSet domain(TrainArgs a) {
-        return FrankWolfeDomains.polytope(a);
+                + "allowed)", Sets.POLYTOPE, true);
     }
 
     @Override
