@@ -244,8 +244,7 @@ final class AuditCommand implements Callable<Integer> {
         s.add(new Plots.Series("observed (evaluation half)", fx, fy));
         s.add(new Plots.Series(String.format("claimed (%.3f, %.0e)-DP", r.epsilon(), r.delta()), ax, claimed));
         s.add(new Plots.Series("recorded ledger", ax, ledger));
-        Plots.line(out.resolve(stem + "-tradeoff.png"), r.algorithm() + (r.mutant() == Mutation.NONE ? ""
-                : " (mutant " + r.mutant().cliName() + ")") + ": trade-off, " + r.runs() + " runs",
+        Plots.line(out.resolve(stem + "-tradeoff.png"), subject(r) + ": trade-off, " + r.runs() + " runs",
                 "false-positive rate", "false-negative rate", s, false, false);
         int pts = 10;
         double[] n = new double[pts];
@@ -257,11 +256,15 @@ final class AuditCommand implements Callable<Integer> {
             lo[i] = r.epsilonLowerAt(runsAt);
             cl[i] = r.epsilon();
         }
-        Plots.line(out.resolve(stem + "-epsilon-vs-runs.png"), r.algorithm() + (r.mutant() == Mutation.NONE ? ""
-                : " (mutant " + r.mutant().cliName() + ")") + ": epsilon_lower ("
+        Plots.line(out.resolve(stem + "-epsilon-vs-runs.png"), subject(r) + ": epsilon_lower ("
                 + Math.round(100 * r.confidence()) + "%) vs runs", "runs", "epsilon",
                 List.of(new Plots.Series("epsilon_lower", n, lo), new Plots.Series("claimed epsilon", n, cl)),
                 false, false);
+    }
+
+    /** What was audited, for plot titles: the algorithm, and the mutant if any. */
+    private static String subject(AuditResult r) {
+        return r.algorithm() + (r.mutant() == Mutation.NONE ? "" : " (mutant " + r.mutant().cliName() + ")");
     }
 
     private static String fmt(double x) {
