@@ -15,7 +15,7 @@ import org.dpopt.loss.Problem;
 import org.dpopt.models.DpLogisticRegression;
 import org.dpopt.models.Model;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.Metrics;
+import org.dpopt.eval.Metrics;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
 import org.dpopt.linalg.RowKernels;
@@ -81,10 +80,9 @@ final class PerfSuite implements BenchSuite {
     }
 
     private static void oneRep(Problem problem, int r, double[][] t, long[] allocated) {
-        NoisySgd dp = NoisySgd.builder().batchSize(256).epochs(1).noiseMultiplier(1.0).diagnostics(false)
-                .accountant(new RdpAccountant()).build();
-        NonPrivateSgd plain = NonPrivateSgd.builder().batchSize(256).epochs(1).build();
-        PrivacyBudget budget = PrivacyBudget.of(1, 1e-6);
+        NoisySgd dp = EpochPair.dpSgd();
+        NonPrivateSgd plain = EpochPair.nonPrivate();
+        PrivacyBudget budget = EpochPair.BUDGET;
         Dataset data = problem.data();
         GeneralizedLinearLoss gll = Losses.logistic();
         DMatrixRMaj w = Synthetic.plantedVector(data.dimension(), 1.0, Rngs.seeded(100 + r));

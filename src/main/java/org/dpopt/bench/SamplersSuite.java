@@ -25,7 +25,7 @@ import org.dpopt.data.DatasetIO;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.Metrics;
+import org.dpopt.eval.Metrics;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.sampling.BatchSampler;

@@ -1,6 +1,5 @@
 package org.dpopt.cli;
 
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -12,10 +11,9 @@ import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.linalg.Checks;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dpopt account epsilon|delta|calibrate|statement}: privacy of DP-SGD (ABLQ) with a given
@@ -42,9 +40,6 @@ final class AccountCommand implements Callable<Integer> {
     static final String LOWER_MEANING = "OPTIMISTIC LOWER BOUND, not a guarantee: the true epsilon of this mechanism "
             + "is at least this; epsilon_upper is the guarantee";
 
-    @Spec
-    CommandSpec spec;
-
     @Parameters(index = "0", paramLabel = "query", description = "epsilon | delta | calibrate | statement")
     String query;
     @Option(names = "--noise-multiplier", description = "Noise multiplier z = sigma / sensitivity.")
@@ -68,7 +63,8 @@ final class AccountCommand implements Callable<Integer> {
     @Option(names = "--discretization", description = "PLD grid spacing h (default 1e-4).") Double discretization;
     @Option(names = "--bound", defaultValue = "upper",
             description = "upper (a guarantee) | lower (optimistic; pld and ablq accountants)") String bound;
-    @Option(names = "--json", description = "Print one JSON object.") boolean json;
+    @Mixin
+    Output output;
     @Option(names = "--progress", description = "calibrate: show the count of accountant evaluations on stderr even "
             + "when it is not a terminal.") boolean progress;
     @Option(names = "--quiet", description = "No progress output.") boolean quiet;
@@ -129,13 +125,7 @@ final class AccountCommand implements Callable<Integer> {
     }
 
     private void print(Map<String, Object> out) {
-        PrintWriter o = spec.commandLine().getOut();
-        if (json) {
-            o.println(Json.write(out));
-        } else {
-            out.forEach((k, v) -> o.printf(Locale.ROOT, "%-24s %s%n", k, text(v)));
-        }
-        o.flush();
+        output.print(out, o -> out.forEach((k, v) -> o.printf(Locale.ROOT, "%-24s %s%n", k, text(v))));
     }
 
     /** Text rendering: no "Infinity"/"NaN" strings, lists one item per line. */

@@ -135,7 +135,7 @@ final class AccountQueries {
         if (cmd.progress && cmd.quiet) {
             throw Checks.fail("--progress", "absent with --quiet", true);
         }
-        ProgressBar bar = new ProgressBar(cmd.spec.commandLine().getErr(), ProgressBar.wanted(cmd.progress, cmd.quiet),
+        ProgressBar bar = new ProgressBar(cmd.output.err(), ProgressBar.wanted(cmd.progress, cmd.quiet),
                 "accountant evaluations");
         long[] evaluations = {0};
         java.util.function.DoubleFunction<org.dpopt.accounting.DpEvent> family = z -> {

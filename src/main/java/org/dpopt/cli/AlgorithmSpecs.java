@@ -1,48 +1,36 @@
 package org.dpopt.cli;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.dpopt.linalg.Checks;
 
-/** The algorithms {@code dpopt train} offers, in help order: one line per {@link AlgorithmSpec}. */
+/** The algorithms {@code dpopt train} offers, in help order: one entry per {@link AlgorithmSpec}. */
 final class AlgorithmSpecs {
     private AlgorithmSpecs() {
     }
 
-    private static final Map<String, AlgorithmSpec> ALL = new LinkedHashMap<>();
+    private static final List<AlgorithmSpec> ALL = List.of(new DpSgdSpec(), new Bftt19SgdSpec(), new NonPrivateSpec(),
+            new NoisyFrankWolfeSpec(), new VrFrankWolfeSpec(), new NoisySfwSpec(), new PhasedSgdSpec(), new ProxSgdSpec(),
+            new PgMirrorDescentSpec(), new ObjectivePerturbationSpec(), new ApproximateObjectivePerturbationSpec());
+
+    private static final List<String> NAMES = ALL.stream().map(AlgorithmSpec::name).toList();
 
     static {
-        add(new DpSgdSpec());
-        add(new Bftt19SgdSpec());
-        add(new NonPrivateSpec());
-        add(new NoisyFrankWolfeSpec());
-        add(new VrFrankWolfeSpec());
-        add(new NoisySfwSpec());
-        add(new PhasedSgdSpec());
-        add(new ProxSgdSpec());
-        add(new PgMirrorDescentSpec());
-        add(new ObjectivePerturbationSpec());
-        add(new ApproximateObjectivePerturbationSpec());
+        if (NAMES.stream().distinct().count() != NAMES.size()) {
+            throw new IllegalStateException("algorithm names must be distinct but were " + NAMES);
+        }
     }
 
-    private static void add(AlgorithmSpec s) {
-        ALL.put(s.name(), s);
-    }
-
-    /** All specs. */
+    /** All specs (unmodifiable). */
     static List<AlgorithmSpec> all() {
-        return Collections.unmodifiableList(new ArrayList<>(ALL.values()));
+        return ALL;
     }
 
     /** The spec of an algorithm. */
     static AlgorithmSpec get(String name) {
-        AlgorithmSpec s = ALL.get(name);
-        if (s == null) {
-            throw Checks.fail("--algorithm", "one of " + ALL.keySet(), name);
+        int i = NAMES.indexOf(name);
+        if (i < 0) {
+            throw Checks.fail("--algorithm", "one of " + NAMES, name);
         }
-        return s;
+        return ALL.get(i);
     }
 }

@@ -20,9 +20,8 @@ import org.dpopt.bench.Plots;
 import org.dpopt.linalg.Checks;
 import org.dpopt.optim.core.Mutation;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dpopt audit}: an empirical privacy audit of one optimizer (or one deliberately broken
@@ -40,9 +39,6 @@ final class AuditCommand implements Callable<Integer> {
     static final String NOTE = "audit runs are seeded research-mode runs on synthetic neighbouring datasets; "
             + "epsilon_lower holds with probability >= confidence; a correct implementation has epsilon_lower <= "
             + "epsilon";
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--algorithm", required = true, description = "Algorithm to audit.")
     String algorithm;
@@ -63,8 +59,8 @@ final class AuditCommand implements Callable<Integer> {
     double alpha;
     @Option(names = "--seed", defaultValue = "1", description = "Audit seed (default 1).")
     long seed;
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Output output;
     @Option(names = "--out", description = "Directory for the JSON and the plots (created if absent).")
     Path out;
     @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
@@ -105,7 +101,7 @@ final class AuditCommand implements Callable<Integer> {
             throw Checks.fail("--progress", "absent with --quiet", true);
         }
         AuditTarget target = d.at(epsilon);
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = output.err();
         boolean show = !quiet && (progress || System.console() != null);
         ProgressBar bar = new ProgressBar(err, show, "runs");
         AuditResult r = OptimizerAudit.run(target, m, new OptimizerAudit.Settings(runs, alpha, seed), bar);
@@ -115,18 +111,10 @@ final class AuditCommand implements Callable<Integer> {
         if (out != null) {
             write(r, o);
         }
-        PrintWriter w = spec.commandLine().getOut();
-        if (json) {
-            w.println(Json.write(o));
-        } else {
+        output.print(o, w -> {
             w.println(r);
-            for (Map.Entry<String, Object> e : o.entrySet()) {
-                if (e.getValue() != null) {
-                    w.printf("%-28s %s%n", e.getKey(), e.getValue());
-                }
-            }
-        }
-        w.flush();
+            Output.table(w, o, 28);
+        });
         return 0;
     }
 
@@ -256,8 +244,7 @@ final class AuditCommand implements Callable<Integer> {
         s.add(new Plots.Series("observed (evaluation half)", fx, fy));
         s.add(new Plots.Series(String.format("claimed (%.3f, %.0e)-DP", r.epsilon(), r.delta()), ax, claimed));
         s.add(new Plots.Series("recorded ledger", ax, ledger));
-        Plots.line(out.resolve(stem + "-tradeoff.png"), r.algorithm() + (r.mutant() == Mutation.NONE ? ""
-                : " (mutant " + r.mutant().cliName() + ")") + ": trade-off, " + r.runs() + " runs",
+        Plots.line(out.resolve(stem + "-tradeoff.png"), subject(r) + ": trade-off, " + r.runs() + " runs",
                 "false-positive rate", "false-negative rate", s, false, false);
         int pts = 10;
         double[] n = new double[pts];
@@ -269,11 +256,15 @@ final class AuditCommand implements Callable<Integer> {
             lo[i] = r.epsilonLowerAt(runsAt);
             cl[i] = r.epsilon();
         }
-        Plots.line(out.resolve(stem + "-epsilon-vs-runs.png"), r.algorithm() + (r.mutant() == Mutation.NONE ? ""
-                : " (mutant " + r.mutant().cliName() + ")") + ": epsilon_lower ("
+        Plots.line(out.resolve(stem + "-epsilon-vs-runs.png"), subject(r) + ": epsilon_lower ("
                 + Math.round(100 * r.confidence()) + "%) vs runs", "runs", "epsilon",
                 List.of(new Plots.Series("epsilon_lower", n, lo), new Plots.Series("claimed epsilon", n, cl)),
                 false, false);
+    }
+
+    /** What was audited, for plot titles: the algorithm, and the mutant if any. */
+    private static String subject(AuditResult r) {
+        return r.algorithm() + (r.mutant() == Mutation.NONE ? "" : " (mutant " + r.mutant().cliName() + ")");
     }
 
     private static String fmt(double x) {

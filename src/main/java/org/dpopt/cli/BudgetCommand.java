@@ -11,10 +11,8 @@ import org.dpopt.budget.BudgetFile;
 import org.dpopt.budget.BudgetLedger;
 import org.dpopt.linalg.Checks;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code dpopt budget show FILE}: what a budget file has spent, and on what. */
 @Command(name = "budget", mixinStandardHelpOptions = true, subcommands = BudgetCommand.Show.class,
@@ -45,12 +43,10 @@ final class BudgetCommand implements Callable<Integer> {
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show a budget file: totals, what its "
             + "releases spent (composed), and each release.")
     static final class Show implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
         @Parameters(index = "0", paramLabel = "FILE", description = "The budget file.")
         Path file;
-        @Option(names = "--json", description = "Print one JSON object.")
-        boolean json;
+        @Mixin
+        Output output;
 
         @Override
         public Integer call() {
@@ -67,14 +63,10 @@ final class BudgetCommand implements Callable<Integer> {
                 r.put("event", e.event().describe());
                 rows.add(r);
             }
-            PrintWriter o = spec.commandLine().getOut();
-            if (json) {
+            if (output.json) {
                 out.put("releases", rows);
-                o.println(Json.write(out));
-            } else {
-                text(o, out, l);
             }
-            o.flush();
+            output.print(out, o -> text(o, out, l));
             return 0;
         }
 

@@ -42,12 +42,7 @@ final class BudgetOptions {
         if (!Files.exists(file)) {
             // a refusal must write nothing: everything that can refuse the run that creates the file is
             // checked here, before the file's lock is taken (one run of budget (e, d) certifies at most e at d)
-            if (totalEpsilon == null) {
-                throw Checks.fail("--total-epsilon", "given to create the budget file " + file, "absent");
-            }
-            if (totalDelta == null) {
-                throw Checks.fail("--total-delta", "given to create the budget file " + file, "absent");
-            }
+            requireTotals();
             if (run.epsilon() > totalEpsilon) {
                 throw Checks.fail("--epsilon", "at most --total-epsilon " + totalEpsilon + " (the budget file "
                         + file + " is new)", run.epsilon());
@@ -107,13 +102,18 @@ final class BudgetOptions {
     }
 
     private BudgetLedger create(RunPlan plan) {
+        requireTotals();
+        return BudgetLedger.empty(totalEpsilon, totalDelta, plan.relation());
+    }
+
+    /** Refuses a new budget file without both totals. */
+    private void requireTotals() {
         if (totalEpsilon == null) {
             throw Checks.fail("--total-epsilon", "given to create the budget file " + file, "absent");
         }
         if (totalDelta == null) {
             throw Checks.fail("--total-delta", "given to create the budget file " + file, "absent");
         }
-        return BudgetLedger.empty(totalEpsilon, totalDelta, plan.relation());
     }
 
     /** A locked budget file whose planned release fits. */

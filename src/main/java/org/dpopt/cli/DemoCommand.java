@@ -7,11 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpopt.data.BundledDatasets;
+import org.dpopt.data.Dataset;
 import org.dpopt.data.Splits;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.Metrics;
+import org.dpopt.eval.Metrics;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.optim.sgd.NonPrivateSgd;
 import org.dpopt.optim.OptimizationResult;
@@ -48,6 +49,12 @@ final class DemoCommand implements Callable<Integer> {
             "costs accuracy, as the table shows; delta should stay well below 1/n. Each run spends its epsilon: runs on",
             "the same data add up (dpopt train --budget-file keeps the total).");
 
+    /** The target δ of every row. */
+    static final double DELTA = 1e-5;
+
+    /** The target ε of the rows. */
+    private static final double[] EPSILONS = {0.5, 1, 2, 8};
+
     @Override
     public Integer call() {
         if (runs < 1 || runs > 1000) {
@@ -55,7 +62,6 @@ final class DemoCommand implements Callable<Integer> {
         }
         Splits.Split split = BundledDatasets.split(dataset);
         Problem problem = Problem.of(split.train(), Losses.logistic());
-        double delta = 1e-5;
         PrintWriter o = spec.commandLine().getOut();
         // non-private reference: same loop, no clipping, no noise
         double npAcc = 0;
@@ -69,48 +75,16 @@ final class DemoCommand implements Callable<Integer> {
         if (!json) {
             o.printf("dpopt demo: DP-SGD logistic regression on %s (n_train=%d, n_test=%d, d=%d), delta=%.0e, "
                     + "%d seeds per row%n", dataset, split.train().size(), split.test().size(),
-                    split.train().dimension(), delta, runs);
+                    split.train().dimension(), DELTA, runs);
             o.printf("%8s %10s %16s %14s %12s %8s   %s%n", "epsilon", "delta", "test acc (mean)", "acc (std)",
                     "non-private", "seconds", "privacy guarantee (certified)");
         }
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (double eps : new double[] {0.5, 1, 2, 8}) {
-            PrivacyBudget budget = PrivacyBudget.of(eps, delta);
-            long c0 = System.nanoTime();
-            NoisySgd sgd = NoisySgd.builder().build();
-            RunPlan plan = sgd.plan(problem.shape(), budget); // calibrate once per epsilon
-            double calibrationSeconds = (System.nanoTime() - c0) / 1e9;
-            double[] accs = new double[runs];
-            double secs = 0;
-            OptimizationResult last = null;
-            for (int r = 0; r < runs; r++) {
-                long s0 = System.nanoTime();
-                last = sgd.run(problem, plan, Rngs.secure());
-                secs += (System.nanoTime() - s0) / 1e9;
-                accs[r] = Metrics.accuracy(last.solution(), split.test());
-                if (last.privacy().epsilon() > eps) {
-                    throw new IllegalStateException("certified epsilon " + last.privacy().epsilon() + " above " + eps);
-                }
-            }
-            secs += calibrationSeconds;
-            double mean = java.util.Arrays.stream(accs).average().orElse(Double.NaN);
-            double sd = Math.sqrt(java.util.Arrays.stream(accs).map(a -> (a - mean) * (a - mean)).sum()
-                    / Math.max(1, runs - 1));
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("epsilon", eps);
-            row.put("delta", delta);
-            row.put("epsilon_certified", last.privacy().epsilon());
-            row.put("test_accuracy", mean);
-            row.put("test_accuracy_std", sd);
-            row.put("non_private_accuracy", npAcc);
-            row.put("seconds", secs / runs);
-            row.put("noise_multiplier", last.parameters().real(Param.NOISE_MULTIPLIER));
-            rows.add(row);
+        for (double eps : EPSILONS) {
+            Row row = row(problem, split.test(), eps);
+            rows.add(row.json(npAcc));
             if (!json) {
-                o.printf("%8.2f %10.0e %16.4f %14.4f %12.4f %8.3f   eps<=%.4f at delta=%.0e (%s, %s, z=%.3f, T=%d)%n",
-                        eps, delta, mean, sd, npAcc, secs / runs, last.privacy().epsilon(), delta,
-                        last.privacy().accountant(), last.privacy().relation(),
-                        last.parameters().real(Param.NOISE_MULTIPLIER), last.steps());
+                row.print(o, npAcc);
             }
             o.flush();
         }
@@ -122,13 +96,71 @@ final class DemoCommand implements Callable<Integer> {
             out.put("rows", rows);
             o.println(Json.write(out));
         } else {
-            o.printf("non-private SGD (same loop, no clipping/noise): accuracy %.4f, %.3f s per run%n", npAcc, npSec);
-            o.println("Privacy: add/remove-one neighbours, Poisson sampling, clip 1.0; epsilon certified by the "
-                    + "accountant shown, never above the target.");
-            o.println();
-            o.println(WHAT_EPSILON_MEANS);
+            footer(o, npAcc, npSec);
         }
         o.flush();
         return 0;
+    }
+
+    /**
+     * One row of the table: DP-SGD calibrated once to (ε, δ), then {@code runs} runs with secure noise.
+     *
+     * @param secondsPerRun the runs' mean time, the calibration's share included
+     * @param last the last run (its guarantee and planned parameters are the same for every run)
+     */
+    private record Row(double epsilon, double mean, double sd, double secondsPerRun, OptimizationResult last) {
+
+        Map<String, Object> json(double npAcc) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("epsilon", epsilon);
+            row.put("delta", DELTA);
+            row.put("epsilon_certified", last.privacy().epsilon());
+            row.put("test_accuracy", mean);
+            row.put("test_accuracy_std", sd);
+            row.put("non_private_accuracy", npAcc);
+            row.put("seconds", secondsPerRun);
+            row.put("noise_multiplier", last.parameters().real(Param.NOISE_MULTIPLIER));
+            return row;
+        }
+
+        void print(PrintWriter o, double npAcc) {
+            o.printf("%8.2f %10.0e %16.4f %14.4f %12.4f %8.3f   eps<=%.4f at delta=%.0e (%s, %s, z=%.3f, T=%d)%n",
+                    epsilon, DELTA, mean, sd, npAcc, secondsPerRun, last.privacy().epsilon(), DELTA,
+                    last.privacy().accountant(), last.privacy().relation(),
+                    last.parameters().real(Param.NOISE_MULTIPLIER), last.steps());
+        }
+    }
+
+    private Row row(Problem problem, Dataset test, double eps) {
+        PrivacyBudget budget = PrivacyBudget.of(eps, DELTA);
+        long c0 = System.nanoTime();
+        NoisySgd sgd = NoisySgd.builder().build();
+        RunPlan plan = sgd.plan(problem.shape(), budget); // calibrate once per epsilon
+        double calibrationSeconds = (System.nanoTime() - c0) / 1e9;
+        double[] accs = new double[runs];
+        double secs = 0;
+        OptimizationResult last = null;
+        for (int r = 0; r < runs; r++) {
+            long s0 = System.nanoTime();
+            last = sgd.run(problem, plan, Rngs.secure());
+            secs += (System.nanoTime() - s0) / 1e9;
+            accs[r] = Metrics.accuracy(last.solution(), test);
+            if (last.privacy().epsilon() > eps) {
+                throw new IllegalStateException("certified epsilon " + last.privacy().epsilon() + " above " + eps);
+            }
+        }
+        secs += calibrationSeconds;
+        double mean = java.util.Arrays.stream(accs).average().orElse(Double.NaN);
+        double sd = Math.sqrt(java.util.Arrays.stream(accs).map(a -> (a - mean) * (a - mean)).sum()
+                / Math.max(1, runs - 1));
+        return new Row(eps, mean, sd, secs / runs, last);
+    }
+
+    private static void footer(PrintWriter o, double npAcc, double npSec) {
+        o.printf("non-private SGD (same loop, no clipping/noise): accuracy %.4f, %.3f s per run%n", npAcc, npSec);
+        o.println("Privacy: add/remove-one neighbours, Poisson sampling, clip 1.0; epsilon certified by the "
+                + "accountant shown, never above the target.");
+        o.println();
+        o.println(WHAT_EPSILON_MEANS);
     }
 }

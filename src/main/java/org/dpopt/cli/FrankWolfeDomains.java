@@ -1,7 +1,5 @@
 package org.dpopt.cli;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.dpopt.geometry.LpBall;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.geometry.Polytopes;
@@ -21,18 +19,20 @@ final class FrankWolfeDomains {
     static final double DEFAULT_RADIUS = 1.0;
 
     /** The flags of the polytope algorithms, with their defaults. */
-    static Map<Flag<?>, String> polytopeFlags() {
-        Map<Flag<?>, String> m = new LinkedHashMap<>();
-        m.put(Flag.CONSTRAINT, "l1 (or simplex)");
-        m.put(Flag.RADIUS, Double.toString(DEFAULT_RADIUS));
-        return m;
+    static FlagTable polytopeFlags() {
+        return FlagTable.of(Flag.CONSTRAINT, "l1 (or simplex)").and(Flag.RADIUS, Double.toString(DEFAULT_RADIUS));
     }
 
-    /** Adds the flags of the one-pass methods (rounds, preset) to a flag map. */
-    static Map<Flag<?>, String> onePass(Map<Flag<?>, String> m) {
-        m.put(Flag.ROUNDS, "ceil((n eps)^(1/3))");
-        m.put(Flag.PRESET, "practical (last iterate; paper: the uniformly random iterate)");
-        return m;
+    /** The flags of the ℓp-ball algorithm, with their defaults. */
+    static FlagTable lpBallFlags() {
+        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, Double.toString(DEFAULT_RADIUS))
+                .and(Flag.P, "2");
+    }
+
+    /** The flags of the one-pass methods (rounds, preset), to append to their set's flags. */
+    static FlagTable onePassFlags() {
+        return FlagTable.of(Flag.ROUNDS, "ceil((n eps)^(1/3))")
+                .and(Flag.PRESET, "practical (last iterate; paper: the uniformly random iterate)");
     }
 
     static Polytope polytope(TrainArgs a) {

@@ -32,6 +32,15 @@ final class Json {
         return Double.isFinite(v) ? v : null;
     }
 
+    /** Class labels (whole numbers stored as doubles) as integers, as model files and outputs list them. */
+    static List<Long> labels(double[] classes) {
+        List<Long> l = new ArrayList<>();
+        for (double c : classes) {
+            l.add((long) c);
+        }
+        return l;
+    }
+
     /** Puts ε under key (null if infinite, with {@code key_infinite = true}). */
     static void putEpsilon(Map<String, Object> m, String key, double eps) {
         m.put(key, finiteOrNull(eps));

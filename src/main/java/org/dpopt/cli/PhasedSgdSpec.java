@@ -1,7 +1,5 @@
 package org.dpopt.cli;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.dpopt.accounting.BasicCompositionAccountant;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
@@ -11,30 +9,18 @@ import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.smoothing.PhasedSgd;
 
 /** {@code phased-sgd}: Phased-SGD (iterative localization) under replace-one, bisection smoothing. */
-final class PhasedSgdSpec implements AlgorithmSpec {
+final class PhasedSgdSpec extends AlgorithmSpec {
 
-    @Override
-    public String name() {
-        return "phased-sgd";
+    PhasedSgdSpec() {
+        super("phased-sgd", "FKT20 Phased-SGD (replace-one), bisection Moreau smoothing for non-smooth GLLs (BGM21 "
+                + "Thm 6; unconstrained Thm 7 variant without --radius)", "--learning-rate or --radius",
+                FlagTable.of(Flag.RADIUS, "none (unconstrained, comparator radius sqrt(d))")
+                        .and(Flag.LEARNING_RATE, "the theorem's step")
+                        .and(Flag.ACCOUNTANT, "basic (exact Gaussian curve per phase); or rdp"));
     }
 
     @Override
-    public String summary() {
-        return "FKT20 Phased-SGD (replace-one), bisection Moreau smoothing for non-smooth GLLs (BGM21 Thm 6; "
-                + "unconstrained Thm 7 variant without --radius)";
-    }
-
-    @Override
-    public Map<Flag<?>, String> flags() {
-        Map<Flag<?>, String> m = new LinkedHashMap<>();
-        m.put(Flag.RADIUS, "none (unconstrained, comparator radius sqrt(d))");
-        m.put(Flag.LEARNING_RATE, "the theorem's step");
-        m.put(Flag.ACCOUNTANT, "basic (exact Gaussian curve per phase); or rdp");
-        return m;
-    }
-
-    @Override
-    public String defaultLoss() {
+    String defaultLoss() {
         return "hinge";
     }
 
@@ -50,17 +36,10 @@ final class PhasedSgdSpec implements AlgorithmSpec {
     }
 
     @Override
-    public PrivateOptimizer build(TrainArgs a) {
+    PrivateOptimizer build(TrainArgs a) {
         PhasedSgd.Builder b = PhasedSgd.builder().runOptions(a.runOptions())
                 .accountant(replaceOneAccountant(a.get(Flag.ACCOUNTANT)));
-        if (a.has(Flag.LEARNING_RATE)) {
-            b.baseStepSize(a.get(Flag.LEARNING_RATE));
-        }
+        a.ifGiven(Flag.LEARNING_RATE, b::baseStepSize);
         return b.build();
-    }
-
-    @Override
-    public String hint() {
-        return "--learning-rate or --radius";
     }
 }

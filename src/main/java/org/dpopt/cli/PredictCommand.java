@@ -13,9 +13,8 @@ import org.dpopt.data.DatasetIO;
 import org.dpopt.linalg.Checks;
 import org.dpopt.models.Model;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dpopt predict}: apply a model file to data. Predictions (and class probabilities with
@@ -32,9 +31,6 @@ final class PredictCommand implements Callable<Integer> {
     /** The label written next to metrics. */
     static final String METRIC_NOTE = "computed on the given data, which the model's privacy guarantee does not cover";
 
-    @Spec
-    CommandSpec spec;
-
     @Option(names = "--model", required = true, description = "Model file (JSON) from dpopt train --model-out.")
     Path model;
     @Option(names = "--data", required = true, description = "Rows to predict (CSV: d features, optionally a label "
@@ -46,8 +42,8 @@ final class PredictCommand implements Callable<Integer> {
     Path out;
     @Option(names = "--proba", description = "Also output class probabilities (logistic and multinomial models).")
     boolean proba;
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    Output output;
 
     @Override
     public Integer call() {
@@ -94,7 +90,7 @@ final class PredictCommand implements Callable<Integer> {
         s.put("kind", m.kind().name().toLowerCase(java.util.Locale.ROOT));
         s.put("loss", m.loss());
         if (m.kind() != Model.Kind.REGRESSION) {
-            s.put("classes", labels(m.classes()));
+            s.put("classes", Json.labels(m.classes()));
         }
         s.put("rows", read.dataset().size());
         s.put("labelled", read.labelled());
@@ -137,12 +133,12 @@ final class PredictCommand implements Callable<Integer> {
     }
 
     private void print(Model m, Map<String, Object> summary, double[] pred, double[][] prob, String csv) {
-        PrintWriter o = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter o = output.out();
+        PrintWriter err = output.err();
         if (!m.privacy().isPrivate()) {
             err.println("dpopt: this model is NOT private: " + m.privacy().noise());
         }
-        if (json) {
+        if (output.json) {
             if (out == null) {
                 List<Object> p = new ArrayList<>();
                 for (double v : pred) {
@@ -178,14 +174,6 @@ final class PredictCommand implements Callable<Integer> {
         List<Object> l = new ArrayList<>();
         for (double v : r) {
             l.add(v);
-        }
-        return l;
-    }
-
-    private static List<Long> labels(double[] classes) {
-        List<Long> l = new ArrayList<>();
-        for (double c : classes) {
-            l.add((long) c);
         }
         return l;
     }

@@ -1,7 +1,6 @@
 package org.dpopt.cli;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,9 +32,7 @@ final class SparkTrainCall {
      * A finished distributed fit: the result, the model file it released, held-out metrics, the
      * non-private counts and the training seconds.
      */
-    record Fit(OptimizationResult result, Model model, Double testAccuracy, Double testMajority, double testLoss,
-            long testRows,
-            Map<String, Object> counts, double seconds) {
+    record Fit(OptimizationResult result, Model model, HeldOut test, Map<String, Object> counts, double seconds) {
     }
 
     private final TrainCommand cmd;
@@ -65,31 +62,28 @@ final class SparkTrainCall {
     Fit fit(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget,
             DatasetIO.RowNormPolicy policy, UniformRandomProvider rng, java.util.function.Consumer<RunPlan> onPlan) {
         requireSpark();
-        SparkTraining.Inputs in = SparkTraining.load(new SparkTraining.Source(cmd.master, raw("--data"),
-                cmd.testData == null ? null : raw("--test-data"), cmd.testFraction != null ? cmd.testFraction : 0.2,
-                cmd.splitSeed, SparkData.Format.valueOf(cmd.format.toUpperCase(Locale.ROOT)), cmd.dimension,
-                cmd.rowNormBound, policy));
+        TrainData d = cmd.input;
+        SparkTraining.Inputs in = SparkTraining.load(new SparkTraining.Source(cmd.engine.master, raw("--data"),
+                d.testData == null ? null : raw("--test-data"), d.testFraction(),
+                d.splitSeed, SparkData.Format.valueOf(d.format.toUpperCase(Locale.ROOT)), d.dimension,
+                d.rowNormBound, policy));
         ConvexSet domain = alg.domain(args);
-        TrainSetup.Flags flags = new TrainSetup.Flags(cmd.loss, alg.defaultLoss(), cmd.classes, cmd.intercept,
-                cmd.interceptScale, domain, cmd.datasetSize);
+        TrainSetup.Flags flags = cmd.model.setup(alg.defaultLoss(), domain);
         TrainSetup.Labelled setup = labels(flags, in);
-        double c = TrainSetup.interceptScale(flags, cmd.rowNormBound);
-        int declared = cmd.datasetSize == null ? 0 : Checks.atLeastOne("--dataset-size", cmd.datasetSize);
+        double c = TrainSetup.interceptScale(flags, d.rowNormBound);
+        Integer size = cmd.model.datasetSize;
+        int declared = size == null ? 0 : Checks.atLeastOne("--dataset-size", size);
         PrintWriter err = cmd.spec.commandLine().getErr();
         SparkTraining.Outcome o = SparkTraining.train(in, new SparkTraining.Fit(declared, opt, setup.loss(), domain,
                 c, budget, rng, err, onPlan));
-        Model model = Model.fromRun(o.result(), o.shape(), cmd.rowNormBound, setup.classes(), setup.notes());
+        Model model = Model.fromRun(o.result(), o.shape(), d.rowNormBound, setup.classes(), setup.notes());
         SparkTraining.Evaluation test = SparkTraining.evaluate(in.test(), setup.loss(), c, o.result().solution(),
                 model.kind() != Model.Kind.REGRESSION ? model.toJson() : null);
-        Map<String, Object> counts = new LinkedHashMap<>();
-        counts.put("train_rows", in.train().rows());
-        counts.put("projected_rows", in.projectedRows());
-        if (cmd.testData == null) {
-            counts.put("test_rows", test.rows());
-        }
+        Map<String, Object> counts = d.counts(in.train().rows(), in.projectedRows(), test.rows());
         Double majority = test.accuracy() != null
                 ? MajorityGuard.majorityRate(in.test().labelCounts(), test.rows()) : null;
-        return new Fit(o.result(), model, test.accuracy(), majority, test.loss(), test.rows(), counts, o.seconds());
+        return new Fit(o.result(), model, new HeldOut(test.accuracy(), majority, test.loss(), test.rows()), counts,
+                o.seconds());
     }
 
     /** The loss and class set from the labels of the rows on Spark, checked as in memory. */
@@ -127,8 +121,8 @@ final class SparkTrainCall {
     }
 
     private void requireSpark() {
-        if (!List.of("csv", "libsvm", "parquet").contains(cmd.format)) {
-            throw Checks.fail("--format", "csv, libsvm or parquet", cmd.format);
+        if (!List.of("csv", "libsvm", "parquet").contains(cmd.input.format)) {
+            throw Checks.fail("--format", "csv, libsvm or parquet", cmd.input.format);
         }
         try {
             Class.forName("org.apache.spark.sql.SparkSession", false, SparkTrainCall.class.getClassLoader());

@@ -1,6 +1,7 @@
 package org.dpopt.cli;
 
 import java.util.Map;
+import java.util.function.Consumer;
 import org.dpopt.linalg.Checks;
 import org.dpopt.optim.Preset;
 import org.dpopt.optim.core.ReleaseObserver;
@@ -43,6 +44,14 @@ record TrainArgs(Map<Flag<?>, Object> values, String loss, boolean diagnostics, 
     <T> T or(Flag<T> f, T dflt) {
         T v = get(f);
         return v != null ? v : dflt;
+    }
+
+    /** Hands the flag's value to {@code use} if the flag was given (a builder setter, typically). */
+    <T> void ifGiven(Flag<T> f, Consumer<? super T> use) {
+        T v = get(f);
+        if (v != null) {
+            use.accept(v);
+        }
     }
 
     /** The {@code --preset} given, else {@link Preset#PRACTICAL}. */

@@ -2,7 +2,6 @@ package org.dpopt.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,12 +10,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;
-import org.dpopt.data.DatasetIO;
-import org.dpopt.data.Splits;
 import org.dpopt.linalg.Checks;
 import org.dpopt.models.Model;
 import org.dpopt.loss.Problem;
-import org.dpopt.noise.Rngs;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
@@ -51,66 +47,23 @@ final class TrainCommand implements Callable<Integer> {
 
     @Option(names = "--algorithm", required = true, description = "Algorithm name (see --help footer).")
     String algorithm;
-    @Option(names = "--data", required = true, description = "Training data file (CSV: label last); with --engine "
-            + "spark a file or a directory of part files.")
-    Path data;
-    @Option(names = "--test-data", description = "Held-out test file (else a split of --data).")
-    Path testData;
-    @Option(names = "--test-fraction", description = "Test fraction of a split of --data (default 0.2).")
-    Double testFraction;
-    @Option(names = "--split-seed", defaultValue = "1",
-            description = "Public seed of the train/test split (default 1; not the noise seed).")
-    long splitSeed;
-    @Option(names = "--format", defaultValue = "csv", description = "csv, libsvm or parquet (default csv; parquet "
-            + "with --engine spark).")
-    String format;
-    @Option(names = "--engine", defaultValue = "memory", description = "memory (default) or spark: the data-dependent "
-            + "sums on Spark executors, noise and accounting on the driver (dp-sgd, noisy-frank-wolfe, "
-            + "objective-perturbation, objective-perturbation-svrg).")
-    String engine;
-    @Option(names = "--master", description = "Spark master with --engine spark (default: spark-submit's, else "
-            + "local[*]).")
-    String master;
-    @Option(names = "--dimension", description = "Number of features d (required for libsvm: indices above it are "
-            + "an error; never read off the data).")
-    Integer dimension;
-    @Option(names = "--dataset-size", description = "Declare the public dataset size n in advance: plans use it and "
-            + "the actual number of rows is not released.")
-    Integer datasetSize;
-    @Option(names = "--epsilon", description = "Target epsilon > 0.")
-    Double epsilon;
-    @Option(names = "--delta", description = "Target delta in (0,1).")
-    Double delta;
-    @Option(names = "--loss", description = "Loss: logistic|hinge|absolute|squared|huber|smoothed-hinge|"
-            + "phase-retrieval|sigmoid|cauchy|multinomial (default per algorithm; multinomial when the training labels "
-            + "are not 0/1 or -1/+1, or --classes K >= 3).")
-    String loss;
-    @Option(names = "--classes", description = "Declare the number of classes K (labels 0..K-1; 2 for a binary loss). "
-            + "Default: from the training labels, a class set then treated as public.")
-    Integer classes;
-    @Option(names = "--intercept", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Fit an intercept (the default); --no-intercept turns it off.")
-    boolean intercept;
-    @Option(names = "--intercept-scale", description = "The constant c of the intercept's column (default R/2); the "
-            + "declared row bound becomes sqrt(R^2 + c^2).")
-    Double interceptScale;
-    @Option(names = "--seed", description = "Research mode: seed all noise and sampling (reproducible, NOT private "
-            + "unless the seed is secret and random). Default: secure noise.")
-    Long seed;
-    @Option(names = "--secure", description = "Secure noise from a cryptographic generator (the default).")
-    boolean secure;
+    @Mixin
+    TrainData input;
+    @Mixin
+    EngineOptions engine;
+    @Mixin
+    PrivacyTarget target;
+    @Mixin
+    ModelOptions model;
+    @Mixin
+    NoiseOptions noise;
     @Option(names = "--diagnostics", description = "Also compute non-private diagnostics (printed apart, labelled).")
     boolean diagnostics;
     @Option(names = "--model-out", description = "Write the model file (versioned JSON: weights, intercept, classes, "
             + "declared bounds, algorithm, privacy report; read it with dpopt predict).")
     Path modelOut;
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
-    @Option(names = "--row-norm-bound", defaultValue = "1.0",
-            description = "Declared public bound on row L2 norms (default 1); longer rows are projected.")
-    double rowNormBound;
-    @Option(names = "--reject-long-rows", description = "Reject rows above the bound instead of projecting them.")
-    boolean rejectLongRows;
+    @Mixin
+    Output output;
     @Mixin
     BudgetOptions budgetFile;
     @Option(names = "--progress", description = "Show the progress bar (noisy releases done, rate, ETA) on stderr even "
@@ -122,43 +75,43 @@ final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         AlgorithmSpec alg = AlgorithmSpecs.get(algorithm);
-        boolean onSpark = engine();
+        boolean onSpark = engine.onSpark(input.format);
         if (progress && quiet) {
             throw Checks.fail("--progress", "absent with --quiet", true);
         }
         ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), ProgressBar.wanted(progress, quiet), "releases");
-        TrainArgs args = new TrainArgs(givenFlags(alg), loss != null ? loss : alg.defaultLoss(), diagnostics, bar);
+        TrainArgs args = new TrainArgs(givenFlags(alg), model.lossOr(alg.defaultLoss()), diagnostics, bar);
         if (onSpark) {
             args = SparkTrainCall.sparkArgs(alg, args);
         }
-        if (seed != null && secure) {
-            throw Checks.fail("--seed", "absent with --secure (secure noise cannot be seeded)", seed);
-        }
-        PrivacyBudget budget = budget(alg);
-        if (testFraction != null && testData != null) {
-            throw Checks.fail("--test-fraction", "absent when --test-data is given", testFraction);
-        }
+        noise.check();
+        PrivacyBudget budget = target.budget(alg);
+        input.checkHeldOut();
         PrivateOptimizer opt = alg.build(args);
-        boolean budgeted = budgetFile.given(alg, budget, data, testData);
-        TrainLimits.declaredSize(datasetSize);
+        boolean budgeted = budgetFile.given(alg, budget, input.data, input.testData);
+        TrainLimits.declaredSize(model.datasetSize);
         if (modelOut != null) {
-            OutputPaths.check("--model-out", modelOut, data, testData, budgeted ? budgetFile.file : null);
+            OutputPaths.check("--model-out", modelOut, input.data, input.testData, budgeted ? budgetFile.file : null);
         }
         if (onSpark) {
             return trainOnSpark(alg, args, opt, budget, budgeted);
         }
-        Inputs in = inputs();
-        Dataset train = in.train();
+        return trainInMemory(alg, args, opt, budget, budgeted, bar);
+    }
+
+    /** Trains in this JVM: reads the rows, resolves the problem, plans, runs and releases. */
+    private Integer trainInMemory(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget,
+            boolean budgeted, ProgressBar bar) {
+        TrainData.Inputs in = input.read();
         Dataset test = in.test();
-        TrainSetup setup = TrainSetup.resolve(new TrainSetup.Flags(loss, alg.defaultLoss(in.read().dataset()), classes,
-                intercept,
-                interceptScale, alg.domain(args), datasetSize), in.read().dataset(), train, "--data");
-        if (testData != null) {
+        Dataset file = in.read().dataset();
+        TrainSetup setup = TrainSetup.resolve(model.setup(alg.defaultLoss(file), alg.domain(args)), file, in.train(),
+                "--data");
+        if (input.testData != null) {
             setup.loss().checkLabels(test, "--test-data");
         }
         Problem problem = setup.problem();
-        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
-
+        UniformRandomProvider rng = noise.rng();
         TrainLimits.epochs(args.get(Flag.EPOCHS), problem.shape());
         long t0 = System.nanoTime();
         RunPlan plan = opt.plan(problem.shape(), budget);
@@ -168,43 +121,29 @@ final class TrainCommand implements Callable<Integer> {
             OptimizationResult r = opt.run(problem, plan, rng);
             bar.finish();
             double seconds = (System.nanoTime() - t0) / 1e9;
-            Model model = Model.fromRun(r, problem, rowNormBound, setup.classes(), setup.notes());
-            Double accuracy = model.kind() != Model.Kind.REGRESSION ? model.accuracy(test) : null;
+            Model m = Model.fromRun(r, problem, input.rowNormBound, setup.classes(), setup.notes());
+            Double accuracy = m.kind() != Model.Kind.REGRESSION ? m.accuracy(test) : null;
             double testLoss = problem.withData(test).empiricalRisk(r.solution());
             Double majority = accuracy != null ? MajorityGuard.majorityRate(test) : null;
-            Map<String, Object> out = release(r, model, accuracy, majority, testLoss, test.size(), seconds);
-            if (hold != null) {
-                out.put("budget", BudgetCommand.summary(budgetFile.file, hold.commit(r.privacy())));
-            }
-            Map<String, Object> counts = new LinkedHashMap<>();
-            counts.put("train_rows", train.size());
-            counts.put("projected_rows", in.read().projectedRows());
-            if (testData == null) {
-                counts.put("test_rows", test.size());
-            }
-            return finish(r, out, counts, model.toJson());
+            Map<String, Object> out = release(r, m, new HeldOut(accuracy, majority, testLoss, test.size()), seconds,
+                    hold);
+            return finish(r, out, input.counts(in.train().size(), in.read().projectedRows(), test.size()), m.toJson());
         }
     }
 
     /** The release's line in a budget file. */
     private String releaseName() {
-        return Main.oneLine("train --algorithm " + algorithm + " --data " + data);
+        return Main.oneLine("train --algorithm " + algorithm + " --data " + input.data);
     }
 
     /** Trains on Spark: the same setup, run, model file and release as in memory. */
     private Integer trainOnSpark(AlgorithmSpec alg, TrainArgs args, PrivateOptimizer opt, PrivacyBudget budget,
             boolean budgeted) throws IOException {
-        DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
-        UniformRandomProvider rng = seed != null ? Rngs.seeded(seed) : Rngs.secure();
         BudgetOptions.Hold[] hold = new BudgetOptions.Hold[1];
         try {
-            SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(alg, args, opt, budget, policy, rng,
+            SparkTrainCall.Fit fit = new SparkTrainCall(this).fit(alg, args, opt, budget, input.policy(), noise.rng(),
                     budgeted ? plan -> hold[0] = budgetFile.reserve(plan, releaseName()) : null);
-            Map<String, Object> out = release(fit.result(), fit.model(), fit.testAccuracy(), fit.testMajority(),
-                    fit.testLoss(), fit.testRows(), fit.seconds());
-            if (hold[0] != null) {
-                out.put("budget", BudgetCommand.summary(budgetFile.file, hold[0].commit(fit.result().privacy())));
-            }
+            Map<String, Object> out = release(fit.result(), fit.model(), fit.test(), fit.seconds(), hold[0]);
             return finish(fit.result(), out, fit.counts(), fit.model().toJson());
         } finally {
             if (hold[0] != null) {
@@ -223,8 +162,8 @@ final class TrainCommand implements Callable<Integer> {
         if (modelOut != null) {
             OutputPaths.writeAtomically(modelOut, modelText);
         }
-        PrintWriter err = spec.commandLine().getErr();
-        if (seed != null) {
+        PrintWriter err = output.err();
+        if (noise.seeded()) {
             err.println("dpopt: research mode (--seed): noise " + r.noise());
         }
         if (diagnostics) {
@@ -234,42 +173,21 @@ final class TrainCommand implements Callable<Integer> {
             err.println("dpopt: hint: " + out.get("hint"));
         }
         err.flush();
-        print(out);
+        output.print(out, o -> Output.table(o, out, 24));
         return 0;
     }
 
-    /** The training file as read, and the training and test rows (a file each, or a public-seed split). */
-    private record Inputs(DatasetIO.ReadResult read, Dataset train, Dataset test) {
-    }
-
-    private Inputs inputs() {
-        DatasetIO.RowNormPolicy policy = rejectLongRows ? DatasetIO.RowNormPolicy.REJECT : DatasetIO.RowNormPolicy.PROJECT;
-        DatasetIO.ReadResult trainRead = read(data, policy);
-        if (testData != null) {
-            Dataset test = read(testData, policy).dataset();
-            if (test.dimension() != trainRead.dataset().dimension()) {
-                throw Checks.fail("number of features in --test-data", "equal to the training data's "
-                        + trainRead.dataset().dimension(), test.dimension());
-            }
-            return new Inputs(trainRead, trainRead.dataset(), test);
-        }
-        Splits.Split s = Splits.random(trainRead.dataset(), testFraction != null ? testFraction : 0.2,
-                Rngs.seeded(splitSeed));
-        return new Inputs(trainRead, s.train(), s.test());
-    }
-
     /**
-     * The private release and held-out metrics (the same for both engines), in a stable key order.
-     *
-     * @param testAccuracy a classifier's held-out accuracy, null for regression
+     * The private release and held-out metrics (the same for both engines), in a stable key order; with a
+     * budget file, the release is recorded in it and its summary added.
      */
-    private Map<String, Object> release(OptimizationResult r, Model model, Double testAccuracy, Double testMajority,
-            double testLoss, long testRows, double seconds) {
+    private Map<String, Object> release(OptimizationResult r, Model model, HeldOut test, double seconds,
+            BudgetOptions.Hold hold) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("algorithm", algorithm);
         out.put("loss", model.loss());
         if (model.kind() != Model.Kind.REGRESSION) {
-            out.put("classes", labels(model.classes()));
+            out.put("classes", Json.labels(model.classes()));
         }
         out.put("fit_intercept", model.fitIntercept());
         Json.putEpsilon(out, "epsilon", r.privacy().epsilon());
@@ -280,86 +198,29 @@ final class TrainCommand implements Callable<Integer> {
         out.put("noise", r.noise());
         out.put("parameters", r.parameters().asMap());
         out.put("privacy", model.privacy().toString());
-        if (testAccuracy != null) {
-            out.put("test_accuracy", testAccuracy);
-            out.put("test_majority_rate", testMajority);
-            String hint = MajorityGuard.hint(testAccuracy, testMajority, AlgorithmSpecs.get(algorithm));
+        if (test.accuracy() != null) {
+            out.put("test_accuracy", test.accuracy());
+            out.put("test_majority_rate", test.majorityRate());
+            String hint = MajorityGuard.hint(test.accuracy(), test.majorityRate(), AlgorithmSpecs.get(algorithm));
             if (hint != null) {
                 out.put("hint", hint);
             }
         }
-        out.put("test_loss", Json.finiteOrNull(testLoss));
-        if (testData != null) {
-            out.put("test_rows", testRows);
+        out.put("test_loss", Json.finiteOrNull(test.loss()));
+        if (input.testData != null) {
+            out.put("test_rows", test.rows());
         }
         out.put("test_note", TEST_NOTE);
         out.put("seconds", seconds);
-        if (seed != null) {
-            out.put("seed", seed);
+        if (noise.seeded()) {
+            out.put("seed", noise.seed);
+        }
+        if (hold != null) {
+            out.put("budget", BudgetCommand.summary(budgetFile.file, hold.commit(r.privacy())));
         }
         return out;
     }
 
-    private static List<Long> labels(double[] classes) {
-        List<Long> l = new ArrayList<>();
-        for (double c : classes) {
-            l.add((long) c);
-        }
-        return l;
-    }
-
-    private void print(Map<String, Object> out) {
-        PrintWriter o = spec.commandLine().getOut();
-        if (json) {
-            o.println(Json.write(out));
-        } else {
-            for (Map.Entry<String, Object> e : out.entrySet()) {
-                if (e.getValue() != null) {
-                    o.printf("%-24s %s%n", e.getKey(), e.getValue());
-                }
-            }
-        }
-        o.flush();
-    }
-
-    /** True for --engine spark; refuses an unknown engine and the Spark-only flags in memory. */
-    private boolean engine() {
-        switch (engine) {
-            case "spark":
-                return true;
-            case "memory":
-                if (master != null) {
-                    throw Checks.fail("--master", "absent with --engine memory", master);
-                }
-                if ("parquet".equals(format)) {
-                    throw Checks.fail("--format", "csv or libsvm with --engine memory (parquet needs --engine spark)",
-                            format);
-                }
-                return false;
-            default:
-                throw Checks.fail("--engine", "memory or spark", engine);
-        }
-    }
-
-    private PrivacyBudget budget(AlgorithmSpec alg) {
-        if (!alg.isPrivate()) {
-            if (epsilon != null || delta != null) {
-                throw Checks.fail(epsilon != null ? "--epsilon" : "--delta", "absent for " + algorithm
-                        + " (it makes no privacy claim)", epsilon != null ? epsilon : delta);
-            }
-            return null;
-        }
-        if (epsilon == null) {
-            throw Checks.fail("--epsilon", "given for a private algorithm", "absent");
-        }
-        if (delta == null) {
-            throw Checks.fail("--delta", "given for a private algorithm", "absent");
-        }
-        Checks.epsilon("--epsilon", epsilon);
-        Checks.delta("--delta", delta);
-        TrainLimits.epsilon(epsilon);
-        return PrivacyBudget.of(epsilon, delta);
-    }
 
     /** The hyperparameter flags given, refusing those the algorithm does not use. */
     private Map<Flag<?>, Object> givenFlags(AlgorithmSpec alg) {
@@ -380,27 +241,4 @@ final class TrainCommand implements Callable<Integer> {
         return given;
     }
 
-    private DatasetIO.ReadResult read(Path f, DatasetIO.RowNormPolicy policy) {
-        if (!Files.isRegularFile(f)) {
-            throw Checks.fail("data file", "an existing file", f);
-        }
-        switch (format) {
-            case "csv": {
-                DatasetIO.ReadResult r = DatasetIO.readCsv(f, rowNormBound, policy);
-                if (dimension != null && r.dataset().dimension() != dimension) {
-                    throw Checks.fail("number of features in " + f, "the declared --dimension " + dimension,
-                            r.dataset().dimension());
-                }
-                return r;
-            }
-            case "libsvm":
-                if (dimension == null) {
-                    throw Checks.fail("--dimension", "given for --format libsvm (the number of features is a public "
-                            + "declaration, never the largest index in the file)", "absent");
-                }
-                return DatasetIO.readLibsvm(f, Checks.atLeastOne("--dimension", dimension), rowNormBound, policy);
-            default:
-                throw Checks.fail("--format", "csv or libsvm", format);
-        }
-    }
 }

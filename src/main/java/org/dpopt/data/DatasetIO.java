@@ -244,8 +244,7 @@ public final class DatasetIO {
     public static ReadResult readLibsvm(Path path, int dimension, double rowNormBound, RowNormPolicy policy) {
         Checks.atLeastOne("dimension", dimension);
         Checks.positive("rowNormBound", rowNormBound);
-        List<double[]> labelsAndPairs = new ArrayList<>();
-        List<int[]> indices = new ArrayList<>();
+        List<SparseRow> sparse = new ArrayList<>();
         int maxIndex = 0;
         try (BufferedReader br = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             String line;
@@ -256,61 +255,74 @@ public final class DatasetIO {
                 if (t.isEmpty() || t.startsWith("#")) {
                     continue;
                 }
-                String[] parts = t.split("\\s+");
-                double[] vals = new double[parts.length];
-                int[] idx = new int[parts.length - 1];
-                try {
-                    vals[0] = Double.parseDouble(parts[0]);
-                    for (int k = 1; k < parts.length; k++) {
-                        int c = parts[k].indexOf(':');
-                        if (c < 0) {
-                            throw new NumberFormatException(parts[k]);
-                        }
-                        idx[k - 1] = Integer.parseInt(parts[k].substring(0, c));
-                        vals[k] = Double.parseDouble(parts[k].substring(c + 1));
-                        if (idx[k - 1] < 1) {
-                            throw new IllegalArgumentException(path + " line " + lineNo
-                                    + " feature index must be at least 1 but was " + idx[k - 1]);
-                        }
-                        maxIndex = Math.max(maxIndex, idx[k - 1]);
-                    }
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(path + " line " + lineNo
-                            + " must be 'label index:value ...' but was '" + abbreviate(t) + "'");
+                SparseRow r = libsvmLine(t, path, lineNo);
+                for (int i : r.indices()) {
+                    maxIndex = Math.max(maxIndex, i);
                 }
-                requireDistinct(idx, path, lineNo);
-                for (double v : vals) {
-                    if (!Double.isFinite(v)) {
-                        throw new IllegalArgumentException(path + " line " + lineNo
-                                + " values must be finite but was " + v);
-                    }
-                }
-                labelsAndPairs.add(vals);
-                indices.add(idx);
+                sparse.add(r);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path + ": " + e.getMessage(), e);
         }
-        if (labelsAndPairs.isEmpty()) {
+        if (sparse.isEmpty()) {
             throw new IllegalArgumentException(path + " must be a file with at least one data row but was empty");
         }
         int d = dimension;
         if (maxIndex > d) {
             throw Checks.fail("largest feature index in " + path, "at most dimension " + d, maxIndex);
         }
-        requireDenseFits(path, labelsAndPairs.size(), d);
+        requireDenseFits(path, sparse.size(), d);
         List<double[]> rows = new ArrayList<>();
-        for (int r = 0; r < labelsAndPairs.size(); r++) {
-            double[] row = new double[d + 1];
-            double[] vals = labelsAndPairs.get(r);
-            int[] idx = indices.get(r);
-            for (int k = 0; k < idx.length; k++) {
-                row[idx[k] - 1] = vals[k + 1];
-            }
-            row[d] = vals[0];
-            rows.add(row);
+        for (SparseRow r : sparse) {
+            rows.add(r.dense(d));
         }
         return build(rows, d, rowNormBound, policy, path.toString());
+    }
+
+    /** One LIBSVM line: the label {@code values[0]}, then {@code values[k]} at 1-based index {@code indices[k - 1]}. */
+    private record SparseRow(double[] values, int[] indices) {
+
+        /** The dense row (features, then the label) of dimension d ≥ every index. */
+        double[] dense(int d) {
+            double[] row = new double[d + 1];
+            for (int k = 0; k < indices.length; k++) {
+                row[indices[k] - 1] = values[k + 1];
+            }
+            row[d] = values[0];
+            return row;
+        }
+    }
+
+    /** Parses and checks one non-empty, non-comment line (indices ≥ 1 and distinct, values finite). */
+    private static SparseRow libsvmLine(String t, Path path, int lineNo) {
+        String[] parts = t.split("\\s+");
+        double[] vals = new double[parts.length];
+        int[] idx = new int[parts.length - 1];
+        try {
+            vals[0] = Double.parseDouble(parts[0]);
+            for (int k = 1; k < parts.length; k++) {
+                int c = parts[k].indexOf(':');
+                if (c < 0) {
+                    throw new NumberFormatException(parts[k]);
+                }
+                idx[k - 1] = Integer.parseInt(parts[k].substring(0, c));
+                vals[k] = Double.parseDouble(parts[k].substring(c + 1));
+                if (idx[k - 1] < 1) {
+                    throw new IllegalArgumentException(path + " line " + lineNo
+                            + " feature index must be at least 1 but was " + idx[k - 1]);
+                }
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(path + " line " + lineNo
+                    + " must be 'label index:value ...' but was '" + abbreviate(t) + "'");
+        }
+        requireDistinct(idx, path, lineNo);
+        for (double v : vals) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalArgumentException(path + " line " + lineNo + " values must be finite but was " + v);
+            }
+        }
+        return new SparseRow(vals, idx);
     }
 
     private static ReadResult build(List<double[]> rows, int d, double bound, RowNormPolicy policy, String source) {

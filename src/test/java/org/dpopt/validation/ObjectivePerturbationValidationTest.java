@@ -18,7 +18,7 @@ import org.dpopt.geometry.ConvexSets;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
-import org.dpopt.optim.Metrics;
+import org.dpopt.eval.Metrics;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;

@@ -16,7 +16,7 @@ import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.Diagnostic;
-import org.dpopt.optim.Metrics;
+import org.dpopt.eval.Metrics;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.Preset;

@@ -1,4 +1,4 @@
-package org.dpopt.optim;
+package org.dpopt.eval;
 
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;

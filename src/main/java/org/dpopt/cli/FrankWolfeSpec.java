@@ -1,0 +1,47 @@
+package org.dpopt.cli;
+
+import java.util.function.Function;
+import org.dpopt.geometry.ConvexSet;
+
+/**
+ * A Frank–Wolfe algorithm of {@code dpopt train}: its constraint set is a polytope or an ℓp ball built by
+ * {@link FrankWolfeDomains} from {@code --constraint}, {@code --radius} (and {@code --p}); the set's
+ * flags come first, then, for the one-pass methods, {@code --rounds} and {@code --preset}.
+ */
+abstract class FrankWolfeSpec extends AlgorithmSpec {
+
+    /** The two families of constraint sets: their flags, their hint and how the set is built. */
+    enum Sets {
+        /** The ℓ1 ball or the simplex (linear minimization over the vertices). */
+        POLYTOPE(FrankWolfeDomains.polytopeFlags(), "--radius (the l1 ball must hold a useful model) or --constraint",
+                FrankWolfeDomains::polytope),
+        /** An ℓp ball. */
+        LP_BALL(FrankWolfeDomains.lpBallFlags(), "--radius, --p or --constraint", FrankWolfeDomains::lpBall);
+
+        private final FlagTable flags;
+        private final String hint;
+        private final Function<TrainArgs, ConvexSet> build;
+
+        Sets(FlagTable flags, String hint, Function<TrainArgs, ConvexSet> build) {
+            this.flags = flags;
+            this.hint = hint;
+            this.build = build;
+        }
+    }
+
+    private final Sets sets;
+
+    /**
+     * @param onePass whether the algorithm makes one pass over the data (then it accepts --rounds and --preset)
+     */
+    FrankWolfeSpec(String name, String summary, Sets sets, boolean onePass) {
+        super(name, summary, sets.hint, onePass ? FlagTable.of(sets.flags).and(FrankWolfeDomains.onePassFlags())
+                : sets.flags);
+        this.sets = sets;
+    }
+
+    @Override
+    final ConvexSet domain(TrainArgs a) {
+        return sets.build.apply(a);
+    }
+}
