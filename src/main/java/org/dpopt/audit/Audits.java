@@ -48,6 +48,9 @@ public final class Audits {
                         Set.of(Mutation.HALF_RATE_ACCOUNTING)));
         add("dp-sgd", "multi-canary-full-batch", Set.of(Mutation.REALIZED_BATCH, Mutation.HALF_RATE_ACCOUNTING),
                 MultiCanaryAudits::dpSgdFullBatch);
+        add("dp-sgd", "aligned-shuffle-epochs", Set.of(Mutation.SHUFFLE_AS_POISSON),
+                e -> SgdAudits.alignedShuffleEpochs(e, false));
+        add("dp-sgd", "aligned-shuffle-epochs-ablq", Set.of(), e -> SgdAudits.alignedShuffleEpochs(e, true));
         add("dp-sgd", "aligned-shuffle", Set.of(Mutation.SHUFFLE_AS_POISSON), e -> SgdAudits.alignedShuffle(e, 1, 100));
         add("dp-sgd", "isolated-poisson", Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE),
                 e -> SgdAudits.isolatedPoisson(e, 50, 5));
