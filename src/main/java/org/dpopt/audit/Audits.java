@@ -76,6 +76,8 @@ public final class Audits {
                 e -> FamilyAudits.objectivePerturbation(e, false));
         add("objective-perturbation-svrg", "multi-canary-sensitivity-bound", gauss,
                 e -> MultiCanaryAudits.objectivePerturbation(e, true));
+        add("objective-perturbation-svrg", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
+                MultiCanaryAudits::objectivePerturbationSvrgCurvature);
         add("objective-perturbation-svrg", "sensitivity-bound", FamilyAudits.SVRG_MUTANTS,
                 e -> FamilyAudits.objectivePerturbation(e, true));
         add("noisy-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::noisyFrankWolfe);

@@ -48,6 +48,8 @@ final class MultiCanaryAudits {
     /** The SVRG variant's λ and objective share of ε in its sensitivity-bound configuration. */
     static final double SVRG_LAMBDA = 2;
     static final double SVRG_SHARE = 0.99;
+    /** Canaries of the SVRG curvature configuration (n = k + 1: the mutant's condition number grows with n). */
+    static final int SVRG_CURVATURE_K = 10;
 
     /** Canaries per run of the SGD-family configurations. */
     static final int K = 100;
@@ -214,6 +216,32 @@ final class MultiCanaryAudits {
                 (m, o) -> ObjectivePerturbation.builder().lambda(0.05).mutation(m).observer(o).build(),
                 Statistics.canaryShrinkage(), Set.of(Mutation.OBJPERT_BETA), BASIC_REPLACE, BASIC_REPLACE,
                 "n = 200, lambda = 0.05 (the mutant: beta/(20 eps n)); 100 canaries per run; -|w_(1+j)| (black-box)");
+    }
+
+    /**
+     * The curvature pair of {@link #objectivePerturbationCurvature} for the SVRG variant, small: k =
+     * {@value #SVRG_CURVATURE_K} canaries x_j = e_(1+j), y = 0 replacing null records, one background record
+     * (n = 11), λ = {@value #SVRG_LAMBDA}, the objective's share {@value #SVRG_SHARE}, a certified accuracy
+     * α = 10⁻¹⁴ (so that the output noise, z·2√(2α/λ), stays far below the quadratic region of the loss
+     * even at the mutant's λ), early stop, no constraint. The {@code objpert-beta} mutant's λ =
+     * β/(20·sε·n) gives SVRG a condition number of 20·sε·n, which is why n stays small; the shrinkage
+     * factor of the canary's coordinate, 1 + 1/(2λn) = 1 + 10·sε, does not depend on n.
+     */
+    static AuditTarget objectivePerturbationSvrgCurvature(double epsilon) {
+        int k = SVRG_CURVATURE_K;
+        int d = 1 + k;
+        Dataset others = Canaries.background(1, d, 1, 1.0, false, 39);
+        Dataset nulls = Dataset.of(new double[k][d], new double[k], 1.0);
+        NeighbouringPair pair = Canaries.replaceEach(others, nulls, Canaries.onAxes(d, 1, k, 1.0, 0, 1.0),
+                Canaries.axes(d, 1, k, 1), "canary x_j = e_(1+j), y = 0 (curvature 1 along e_(1+j)) replacing a null "
+                        + "record");
+        return new AuditTarget("objective-perturbation-svrg", "multi-canary-curvature", PrivacyBudget.of(epsilon, 1e-5),
+                pair, FamilyAudits.HUBER, ConvexSets.unconstrained(),
+                (m, o) -> ApproximateObjectivePerturbation.builder().lambda(SVRG_LAMBDA).objectiveShare(SVRG_SHARE)
+                        .accuracy(1e-14).earlyStop(true).mutation(m).observer(o).build(),
+                Statistics.canaryShrinkage(), Set.of(Mutation.OBJPERT_BETA), BASIC_REPLACE, BASIC_REPLACE,
+                "n = " + (1 + k) + ", lambda = " + SVRG_LAMBDA + " (the mutant: beta/(20 s eps n)), objective share "
+                        + SVRG_SHARE + ", accuracy 1e-14, early stop; " + k + " canaries per run; -|w_(1+j)| (black-box)");
     }
 
     /**
