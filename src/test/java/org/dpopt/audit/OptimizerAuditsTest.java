@@ -51,15 +51,13 @@ class OptimizerAuditsTest {
      * costs ln(1 + 10ε) on its curvature pair — 3.7 &lt; 4 at ε = 4, only mildly broken there — and is
      * caught at ε = 1 with 2000 runs; {@code shuffle-as-poisson}, audited at ε = 1, where the shuffled
      * pair's measurable privacy loss is about twice the Poisson claim (at ε = 4 the gap lies in tails that
-     * 2000 runs cannot reach); and prox-sgd, audited at ε = 3: its preset's T = ε²n²/(32 d ln(1/δ))
-     * steps leave the mutants' gap at ε = 4 too small for 2000 runs (ε_lower 3.90), while at ε = 3 (the
-     * preset's own certified claim for that budget) the mutants' ε_lower exceeds the claim.
+     * 2000 runs cannot reach).
      */
     static double epsilonFor(String algorithm, Mutation m) {
         if (m == Mutation.OBJPERT_BETA || m == Mutation.SHUFFLE_AS_POISSON) {
             return 1.0;
         }
-        return algorithm.equals("prox-sgd") ? 3.0 : 4.0;
+        return 4.0;
     }
 
     /** Runs of the honest audits that no mutant test is compared with (their margin to the claim is large). */
@@ -122,7 +120,7 @@ class OptimizerAuditsTest {
         for (String a : Audits.algorithms()) {
             String first = Audits.designs(a).get(0).name();
             out.add(Arguments.of(a, first, 4.0));
-            // prox-sgd's preset has T = 0 steps at eps = 1 with the 21 dimensions of its many-canary design
+            // prox-sgd's preset plans T = eps^2 n^2/(32 d ln(1/delta)) steps, about one at eps = 1 with 81 dimensions
             out.add(Arguments.of(a, a.equals("prox-sgd") ? "isolated-poisson" : first, 1.0));
         }
         // the shuffled run accounted for what it is (ABLQ), on the pair that exposes shuffle-as-poisson
