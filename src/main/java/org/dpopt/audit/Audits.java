@@ -48,6 +48,9 @@ public final class Audits {
                         Set.of(Mutation.HALF_RATE_ACCOUNTING)));
         add("dp-sgd", "multi-canary-full-batch", Set.of(Mutation.REALIZED_BATCH, Mutation.HALF_RATE_ACCOUNTING),
                 MultiCanaryAudits::dpSgdFullBatch);
+        add("dp-sgd", "aligned-shuffle-epochs", Set.of(Mutation.SHUFFLE_AS_POISSON),
+                e -> SgdAudits.alignedShuffleEpochs(e, false));
+        add("dp-sgd", "aligned-shuffle-epochs-ablq", Set.of(), e -> SgdAudits.alignedShuffleEpochs(e, true));
         add("dp-sgd", "aligned-shuffle", Set.of(Mutation.SHUFFLE_AS_POISSON), e -> SgdAudits.alignedShuffle(e, 1, 100));
         add("dp-sgd", "isolated-poisson", Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE),
                 e -> SgdAudits.isolatedPoisson(e, 50, 5));
@@ -71,11 +74,12 @@ public final class Audits {
                 MultiCanaryAudits::objectivePerturbationCurvature);
         add("objective-perturbation", "sensitivity-bound", FamilyAudits.OBJPERT_MUTANTS,
                 e -> FamilyAudits.objectivePerturbation(e, false));
-        // the single-canary configuration first: the SVRG solver makes the 50-canary one ~6x slower
-        add("objective-perturbation-svrg", "sensitivity-bound", FamilyAudits.SVRG_MUTANTS,
-                e -> FamilyAudits.objectivePerturbation(e, true));
         add("objective-perturbation-svrg", "multi-canary-sensitivity-bound", gauss,
                 e -> MultiCanaryAudits.objectivePerturbation(e, true));
+        add("objective-perturbation-svrg", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
+                MultiCanaryAudits::objectivePerturbationSvrgCurvature);
+        add("objective-perturbation-svrg", "sensitivity-bound", FamilyAudits.SVRG_MUTANTS,
+                e -> FamilyAudits.objectivePerturbation(e, true));
         add("noisy-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::noisyFrankWolfe);
         add("noisy-frank-wolfe", "one-step", FamilyAudits.RNM_MUTANTS, FamilyAudits::noisyFrankWolfe);
         add("vr-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::vrFrankWolfe);

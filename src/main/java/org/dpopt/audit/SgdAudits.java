@@ -1,6 +1,7 @@
 package org.dpopt.audit;
 
 import java.util.Set;
+import org.dpopt.accounting.AblqAccountant;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.RdpAccountant;
@@ -13,6 +14,7 @@ import org.dpopt.optim.smoothing.ProxSgd;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.sgd.Bftt19Sgd;
 import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.sampling.Samplers;
 import org.ejml.data.DMatrixRMaj;
 
 /**
@@ -43,6 +45,8 @@ final class SgdAudits {
     }
 
     private static final PrivacyAccountant PLD = MemoizingAccountant.of(new PldAccountant());
+    /** The sampler-aware accountant (zero-out) for the honest shuffled runs. */
+    private static final PrivacyAccountant ABLQ = MemoizingAccountant.of(new AblqAccountant());
 
     /**
      * The PLD accountant, memoized and shared by every configuration: every run of an audit reports the
@@ -134,24 +138,63 @@ final class SgdAudits {
                 "zero-out; q = b/n, one epoch; the largest projection of a noisy sum on e_1");
     }
 
+    /** The shuffled-epochs configuration: n = S (batches of one), E epochs. */
+    static final int SHUFFLE_N = 500;
+    static final int SHUFFLE_EPOCHS = 3;
     /**
-     * White-box, zero-out pair (a null record in D), Poisson batches of b for one epoch; the statistic
-     * is the log-likelihood ratio of a canary that appears in exactly one batch of the epoch, which is
-     * what a shuffled sampler does. Audits the Poisson claim against a shuffled implementation.
+     * The test fixed in advance for the claim ε = 1 ("canary present" iff the summed log-likelihood ratio
+     * exceeds it): chosen before the audit's runs by simulating the shuffled pair at the noise multiplier
+     * the Poisson claim calibrates (z = 0.744 for q = 1/500, T = 1500, (1, 10⁻⁵)), where it has
+     * false-positive rate 0.0065 and true-positive rate 0.12 (theory-notes/auditing.md, §7).
      */
-    static AuditTarget shuffledEpoch(double epsilon, int batch, int n) {
-        Dataset others = Canaries.background(n - 1, D, 1, 1.0, false, 11);
-        NeighbouringPair pair = Canaries.zeroOut(others, gradientCanary(), canaryDirection(),
-                "gradient canary x = e_1, y = 1e6 (clipped gradient -C e_1); no other record uses feature 1");
-        PrivacyAccountant acc = pld();
-        return new AuditTarget("dp-sgd", "shuffled-epoch", PrivacyBudget.of(epsilon, 1e-5), pair, LOSS,
-                ConvexSets.unconstrained(),
-                (m, o) -> NoisySgd.builder().batchSize(batch).epochs(1).clipNorm(CLIP).learningRate(1)
-                        .accountant(acc).mutation(m).observer(o).build(),
-                Statistics.shuffledGaussianLlr(1.0, n / batch),
-                Set.of(Mutation.SHUFFLE_AS_POISSON),
-                new CurveAccountant(acc, new RdpAccountant()), null,
-                "zero-out; q = b/n, one epoch; the log-likelihood ratio of one appearance per epoch");
+    static final double SHUFFLE_TEST_AT_EPS1 = 2.2;
+
+    /**
+     * {@link #alignedShuffleEpochs(double, int, int, boolean, double)} with n = {@value #SHUFFLE_N},
+     * E = {@value #SHUFFLE_EPOCHS}, the fixed test {@value #SHUFFLE_TEST_AT_EPS1} at ε = 1 and the
+     * threshold chosen on the selection half at any other claim.
+     */
+    static AuditTarget alignedShuffleEpochs(double epsilon, boolean shuffled) {
+        return alignedShuffleEpochs(epsilon, SHUFFLE_N, SHUFFLE_EPOCHS, shuffled,
+                epsilon == 1 ? SHUFFLE_TEST_AT_EPS1 : Double.NaN);
+    }
+
+    /**
+     * The aligned shuffle pair over several epochs, batches of one: n − 1 records with clipped gradient
+     * −C·e_1, and the canary (+C·e_1, on D′) or the null record (0, on D) — the pair of
+     * {@link #alignedShuffle}, whose shuffled batch sums are −C + noise except at the one step of each
+     * epoch holding the canary (+C) or the null record (0). The statistic is the per-epoch likelihood
+     * ratio of that pair ({@link Statistics#alignedShuffleLlr}), summed over the epochs of a dynamic
+     * shuffle. With {@code shuffled} the honest run draws the dynamic shuffle it is accounted for (ABLQ,
+     * zero-out); otherwise Poisson batches at q = 1/n accounted by PLD, the claim the
+     * {@code shuffle-as-poisson} mutant makes for its shuffled batches.
+     *
+     * @param threshold the test fixed in advance, or NaN to choose it on the selection half
+     */
+    static AuditTarget alignedShuffleEpochs(double epsilon, int n, int epochs, boolean shuffled, double threshold) {
+        double[][] rows = new double[n - 1][D];
+        double[] y = new double[n - 1];
+        for (int i = 0; i < n - 1; i++) {
+            rows[i][1] = 1;
+            y[i] = Canaries.FAR_LABEL;
+        }
+        NeighbouringPair pair = Canaries.zeroOut(Dataset.of(rows, y, 1.0),
+                Canaries.record(D, 1, 1.0, -Canaries.FAR_LABEL, 1.0), Canaries.axis(D, 1, 1),
+                "canary x = e_1, y = -1e6 (clipped gradient +C e_1); the other records x = e_1, y = 1e6 (clipped "
+                        + "gradient -C e_1)");
+        PrivacyAccountant acc = shuffled ? ABLQ : pld();
+        String name = shuffled ? "aligned-shuffle-epochs-ablq" : "aligned-shuffle-epochs";
+        Set<Mutation> mutants = shuffled ? Set.of() : Set.of(Mutation.SHUFFLE_AS_POISSON);
+        return new AuditTarget("dp-sgd", name, PrivacyBudget.of(epsilon, 1e-5), pair, LOSS, ConvexSets.unconstrained(),
+                (m, o) -> NoisySgd.builder().sampler(shuffled ? Samplers.byName("shuffle-dynamic") : Samplers.poisson())
+                        .batchSize(1).epochs(epochs).clipNorm(CLIP).learningRate(1).accountant(acc).mutation(m)
+                        .observer(o).build(),
+                Statistics.alignedShuffleLlr(n, 1, threshold), mutants,
+                shuffled ? ABLQ : new CurveAccountant(acc, new RdpAccountant()), null,
+                "zero-out, n = " + n + ", batches of 1, " + epochs + " epochs (" + (shuffled
+                        ? "dynamic shuffle, ABLQ accounting" : "Poisson at q = 1/n, PLD accounting")
+                        + "); the aligned shuffled pair's log-likelihood ratio, summed over epochs"
+                        + (Double.isNaN(threshold) ? "" : ", a test fixed in advance"));
     }
 
     /**

@@ -111,33 +111,53 @@ public final class Statistics {
     }
 
     /**
-     * The log-likelihood ratio for a canary that appears in exactly one uniformly placed release of each
-     * block of {@code stepsPerEpoch} consecutive releases (a shuffled epoch): Σ_epochs log((1/S) Σ_{t ∈ epoch}
-     * exp((c y_t − c²/2)/σ_t²)), c = shift·Δ_t.
+     * The log-likelihood ratio of the aligned shuffled pair, epoch by epoch. Every other record's clipped
+     * gradient is −c·u (c = Δ_t, the recorded sensitivity) and every batch holds exactly {@code batch}
+     * records, so after adding the public offset {@code batch}·c every projection ỹ_t is noise except
+     * at the one step of each epoch that holds the canary (ỹ = 2c + noise) or, on the other dataset,
+     * the null record (ỹ = c + noise). With the step uniform within the epoch, the likelihood ratio of
+     * the epoch is Σ_t exp((2cỹ_t − 2c²)/σ_t²) / Σ_t exp((cỹ_t − c²/2)/σ_t²); the epochs of a dynamic
+     * shuffle are independent, so their log ratios add (Chua, Ghazi, Kamath, Kumar, Manurangsi, Sinha,
+     * Zhang, "Scalable DP-SGD: Shuffling vs. Poisson Subsampling", NeurIPS 2024, arXiv:2411.04205, whose
+     * lower bound is this pair).
+     *
+     * @param stepsPerEpoch S, the releases of one epoch (consecutive blocks of S releases)
+     * @param batch b, the exact batch size the test assumes
+     * @param threshold a test fixed in advance, or NaN to choose it on the selection half
      */
-    public static AuditStatistic shuffledGaussianLlr(double shift, int stepsPerEpoch) {
-        Checks.positive("shift", shift);
+    public static AuditStatistic alignedShuffleLlr(int stepsPerEpoch, int batch, double threshold) {
         Checks.atLeastOne("stepsPerEpoch", stepsPerEpoch);
-        return of("llr-shuffled-gaussian", true, r -> {
+        Checks.atLeastOne("batch", batch);
+        AuditStatistic s = of("llr-aligned-shuffle", true, r -> {
             double total = 0;
             for (int start = 0; start < r.releases(); start += stepsPerEpoch) {
                 int end = Math.min(r.releases(), start + stepsPerEpoch);
-                double max = Double.NEGATIVE_INFINITY;
-                double[] l = new double[end - start];
+                double[] with = new double[end - start];
+                double[] without = new double[end - start];
                 for (int t = start; t < end; t++) {
-                    double c = shift * r.sensitivities()[t];
+                    double c = r.sensitivities()[t];
                     double sig2 = r.noiseScales()[t] * r.noiseScales()[t];
-                    l[t - start] = (c * r.projections()[t] - 0.5 * c * c) / sig2;
-                    max = Math.max(max, l[t - start]);
+                    double y = r.projections()[t] + batch * c;
+                    with[t - start] = (2 * c * y - 2 * c * c) / sig2;
+                    without[t - start] = (c * y - 0.5 * c * c) / sig2;
                 }
-                double sum = 0;
-                for (double v : l) {
-                    sum += Math.exp(v - max);
-                }
-                total += max + Math.log(sum / l.length);
+                total += logSumExp(with) - logSumExp(without);
             }
             return total;
         });
+        return Double.isNaN(threshold) ? s : fixed(s, threshold);
+    }
+
+    private static double logSumExp(double[] v) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (double x : v) {
+            max = Math.max(max, x);
+        }
+        double sum = 0;
+        for (double x : v) {
+            sum += Math.exp(x - max);
+        }
+        return max + Math.log(sum);
     }
 
     /** {@link #of(String, boolean, java.util.function.ToDoubleFunction)} with a test fixed in advance. */
