@@ -26,18 +26,14 @@ import scala.Tuple2;
  */
 final class SparkBatchPlan implements StoredPlan {
 
-    /** A (step, row) pair of stage 1. */
-    static final class Member implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final long id;
-        final double[] x;
-        final double y;
-
-        Member(long id, double[] x, double y) {
-            this.id = id;
-            this.x = x;
-            this.y = y;
-        }
+    /**
+     * A (step, row) pair of stage 1.
+     *
+     * @param id the record's id
+     * @param x its d features
+     * @param y its label
+     */
+    record Member(long id, double[] x, double y) implements Serializable {
     }
 
     private final long steps;
@@ -160,10 +156,10 @@ final class SparkBatchPlan implements StoredPlan {
         while (it.hasNext()) {
             Tuple2<Long, ArrayList<Member>> g = it.next();
             ArrayList<Member> ms = g._2();
-            ms.sort((a, b) -> Long.compare(a.id, b.id));
+            ms.sort((a, b) -> Long.compare(a.id(), b.id()));
             long[] ids = new long[ms.size()];
             for (int a = 0; a < ids.length; a++) {
-                ids[a] = ms.get(a).id;
+                ids[a] = ms.get(a).id();
             }
             long[] kept = keep.keep(g._1(), ids);
             double[] x = new double[kept.length * d];
@@ -171,9 +167,9 @@ final class SparkBatchPlan implements StoredPlan {
             int a = 0;
             for (int r = 0; r < ms.size() && a < kept.length; r++) {
                 Member m = ms.get(r);
-                if (m.id == kept[a]) {
-                    System.arraycopy(m.x, 0, x, a * d, d);
-                    y[a++] = m.y;
+                if (m.id() == kept[a]) {
+                    System.arraycopy(m.x(), 0, x, a * d, d);
+                    y[a++] = m.y();
                 }
             }
             out.add(new StepBatch(g._1(), kept, d, bound, x, y));
