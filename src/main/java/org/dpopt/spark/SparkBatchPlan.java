@@ -34,6 +34,10 @@ final class SparkBatchPlan implements StoredPlan {
      * @param y its label
      */
     record Member(long id, double[] x, double y) implements Serializable {
+        /** Row a of a block. */
+        static Member of(RowBlock b, int a) {
+            return new Member(b.firstId + a, b.row(a), b.y[a]);
+        }
     }
 
     private final long steps;
@@ -53,8 +57,7 @@ final class SparkBatchPlan implements StoredPlan {
      */
     static SparkBatchPlan build(DistributedData data, BatchPlan plan, int partitions) {
         Checks.notNull("plan", plan);
-        int p = (int) Math.max(1, Math.min(plan.steps(), partitions));
-        StepPartitioner part = new StepPartitioner(plan.steps(), p);
+        StepPartitioner part = StepPartitioner.atMost(plan.steps(), partitions);
         int d = data.dimension();
         double bound = data.rowNormBound();
         JavaPairRDD<Long, Member> pairs = data.blocks().flatMapToPair(b -> {
@@ -66,7 +69,7 @@ final class SparkBatchPlan implements StoredPlan {
                 if (steps.length == 0) {
                     continue;
                 }
-                Member m = new Member(id, b.row(a), b.y[a]);
+                Member m = Member.of(b, a);
                 for (long t : steps) {
                     out.add(new Tuple2<>(t, m));
                 }
@@ -90,8 +93,7 @@ final class SparkBatchPlan implements StoredPlan {
      */
     static SparkBatchPlan buildShuffle(DistributedData data, ShufflePlan plan, int partitions) {
         Checks.notNull("plan", plan);
-        int p = (int) Math.max(1, Math.min(plan.steps(), partitions));
-        StepPartitioner part = new StepPartitioner(plan.steps(), p);
+        StepPartitioner part = StepPartitioner.atMost(plan.steps(), partitions);
         int d = data.dimension();
         long n = plan.n();
         JavaPairRDD<long[], Member> keyed = data.blocks().flatMapToPair(b -> {
@@ -99,14 +101,14 @@ final class SparkBatchPlan implements StoredPlan {
             List<Tuple2<long[], Member>> out = new ArrayList<>();
             for (int a = 0; a < b.rows; a++) {
                 long id = b.firstId + a;
-                Member m = new Member(id, b.row(a), b.y[a]);
+                Member m = Member.of(b, a);
                 for (int q = 0; q < plan.permutations(); q++) {
                     out.add(new Tuple2<>(new long[] {q, k.sortKey(q, id), id}, m));
                 }
             }
             return out.iterator();
         });
-        JavaPairRDD<Long, Member> pairs = keyed.sortByKey(new KeyOrder(), true, p).zipWithIndex()
+        JavaPairRDD<Long, Member> pairs = keyed.sortByKey(new KeyOrder(), true, part.numPartitions()).zipWithIndex()
                 .flatMapToPair(t -> {
                     long[] key = t._1()._1();
                     int q = (int) key[0];
