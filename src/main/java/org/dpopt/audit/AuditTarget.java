@@ -45,14 +45,8 @@ public record AuditTarget(String algorithm, String design, PrivacyBudget budget,
 
     /** Validates. */
     public AuditTarget {
-        Checks.notNull("algorithm", algorithm);
-        Checks.notNull("design", design);
-        Checks.notNull("budget", budget);
-        Checks.notNull("pair", pair);
-        Checks.notNull("loss", loss);
-        Checks.notNull("domain", domain);
-        Checks.notNull("factory", factory);
-        Checks.notNull("statistic", statistic);
+        Checks.allNotNull("algorithm", algorithm, "design", design, "budget", budget, "pair", pair, "loss", loss,
+                "domain", domain, "factory", factory, "statistic", statistic);
         mutants = Set.copyOf(Checks.notNull("mutants", mutants));
         Checks.notNull("notes", notes);
     }

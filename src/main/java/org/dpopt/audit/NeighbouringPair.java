@@ -37,12 +37,8 @@ public record NeighbouringPair(Dataset without, Dataset with, int declaredSize, 
 
     /** Validates. */
     public NeighbouringPair {
-        Checks.notNull("without", without);
-        Checks.notNull("with", with);
-        Checks.notNull("relation", relation);
-        Checks.notNull("canary", canary);
-        Checks.notNull("description", description);
-        Checks.notNull("direction", direction);
+        Checks.allNotNull("without", without, "with", with, "relation", relation, "canary", canary,
+                "description", description, "direction", direction);
         if (direction.numRows != with.dimension() || direction.numCols < 1) {
             throw Checks.fail("direction", "a " + with.dimension() + " x k matrix, k >= 1",
                     direction.numRows + " x " + direction.numCols);

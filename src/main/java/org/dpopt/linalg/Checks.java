@@ -110,6 +110,22 @@ public final class Checks {
         return x;
     }
 
+    /**
+     * Requires every reference to be non-null, checked in the given order (so the first null one is
+     * the one reported): {@code allNotNull("loss", loss, "domain", domain)} is two {@link #notNull} calls.
+     *
+     * @param namesAndValues alternating names (strings) and the references they name
+     */
+    public static void allNotNull(Object... namesAndValues) {
+        if (namesAndValues.length % 2 != 0) {
+            throw new IllegalStateException("allNotNull takes name/value pairs, got " + namesAndValues.length
+                    + " arguments");
+        }
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            notNull((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+    }
+
     /** Requires a d×1 column vector. */
     public static DMatrixRMaj vector(String name, DMatrixRMaj v, int d) {
         notNull(name, v);

@@ -32,8 +32,7 @@ public record ProblemShape(int size, int dimension, double rowNormBound, Loss lo
         Checks.atLeastOne("dataset size n", size);
         Checks.atLeastOne("dimension d", dimension);
         Checks.positive("rowNormBound", rowNormBound);
-        Checks.notNull("loss", loss);
-        Checks.notNull("domain", domain);
+        Checks.allNotNull("loss", loss, "domain", domain);
         Checks.nonNegative("interceptScale", interceptScale);
     }
 

@@ -33,11 +33,8 @@ public record ModelPrivacy(double epsilon, double epsilonLower, double delta, St
         if (!(epsilon >= 0)) {
             throw Checks.fail("epsilon", "non-negative (or +infinity)", epsilon);
         }
-        Checks.notNull("accountant", accountant);
-        Checks.notNull("relation", relation);
-        Checks.notNull("bound", bound);
-        Checks.notNull("event", event);
-        Checks.notNull("noise", noise);
+        Checks.allNotNull("accountant", accountant, "relation", relation, "bound", bound, "event", event,
+                "noise", noise);
         notes = List.copyOf(Checks.notNull("notes", notes));
     }
 

@@ -61,7 +61,6 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
     public static MoreauEnvelopeOracle of(Loss loss, double lipschitz, double beta, double accuracy, int dimension) {
         Checks.notNull("loss", loss);
         Checks.positive("lipschitz", lipschitz);
-        Checks.finite("lipschitz", lipschitz);
         Checks.positive("beta", beta);
         Checks.positive("accuracy", accuracy);
         Checks.atLeastOne("dimension", dimension);

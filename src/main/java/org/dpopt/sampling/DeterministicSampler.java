@@ -1,8 +1,6 @@
 package org.dpopt.sampling;
 
-import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AblqStepEvent;
-import org.dpopt.accounting.DpEvent;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -30,13 +28,7 @@ public record DeterministicSampler(int batchSize, int epochs) implements FixedSi
     }
 
     @Override
-    public BatchIterator iterator(int n, UniformRandomProvider rng) {
-        return FixedPartition.iterator(n, batchSize, rng, FixedPartition.Reshuffle.NEVER);
-    }
-
-    @Override
-    public DpEvent stepEvent(int n, double noiseMultiplier) {
-        return new AblqStepEvent(AblqStepEvent.BatchOrder.DETERMINISTIC, noiseMultiplier,
-                FixedPartition.stepsPerEpoch(n, batchSize));
+    public AblqStepEvent.BatchOrder batchOrder() {
+        return AblqStepEvent.BatchOrder.DETERMINISTIC;
     }
 }

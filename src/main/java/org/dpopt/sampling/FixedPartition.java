@@ -1,6 +1,7 @@
 package org.dpopt.sampling;
 
 import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.AblqStepEvent;
 import org.apache.commons.rng.sampling.PermutationSampler;
 import org.dpopt.linalg.Checks;
 
@@ -55,23 +56,22 @@ final class FixedPartition {
         return batchSize;
     }
 
-    /** When the record order is drawn: never (identity order), once per iterator, or at every epoch start. */
-    enum Reshuffle { NEVER, ONCE, EVERY_EPOCH }
-
     /**
      * A fresh iterator whose batch t is block t mod S of the current record order, S = n/b (refusing
-     * (n, b) unless b divides n, then a null rng).
+     * (n, b) unless b divides n, then a null rng). The order is drawn never (identity order), once per
+     * iterator, or at every epoch start, as {@code order} says.
      */
-    static BatchSampler.BatchIterator iterator(int n, int batchSize, UniformRandomProvider rng, Reshuffle reshuffle) {
+    static BatchSampler.BatchIterator iterator(int n, int batchSize, UniformRandomProvider rng,
+            AblqStepEvent.BatchOrder order) {
         int s = stepsPerEpoch(n, batchSize);
         Checks.notNull("rng", rng);
         long[] t = {0};
-        if (reshuffle == Reshuffle.NEVER) {
+        if (order == AblqStepEvent.BatchOrder.DETERMINISTIC) {
             return (idx, w) -> fill(null, t[0]++, batchSize, s, idx, w);
         }
         int[] perm = new int[n];
         identity(perm);
-        if (reshuffle == Reshuffle.ONCE) {
+        if (order == AblqStepEvent.BatchOrder.PERSISTENT_SHUFFLE) {
             shuffle(perm, rng);
             return (idx, w) -> fill(perm, t[0]++, batchSize, s, idx, w);
         }

@@ -1,8 +1,6 @@
 package org.dpopt.sampling;
 
-import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AblqStepEvent;
-import org.dpopt.accounting.DpEvent;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -32,13 +30,7 @@ public record PersistentShuffleSampler(int batchSize, int epochs) implements Fix
     }
 
     @Override
-    public BatchIterator iterator(int n, UniformRandomProvider rng) {
-        return FixedPartition.iterator(n, batchSize, rng, FixedPartition.Reshuffle.ONCE);
-    }
-
-    @Override
-    public DpEvent stepEvent(int n, double noiseMultiplier) {
-        return new AblqStepEvent(AblqStepEvent.BatchOrder.PERSISTENT_SHUFFLE, noiseMultiplier,
-                FixedPartition.stepsPerEpoch(n, batchSize));
+    public AblqStepEvent.BatchOrder batchOrder() {
+        return AblqStepEvent.BatchOrder.PERSISTENT_SHUFFLE;
     }
 }

@@ -13,18 +13,14 @@ import org.dpopt.data.DatasetIO.RowNormPolicy;
 final class RowParser implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** A parsed row: where it came from, d features then the label, and whether it was projected. */
-    static final class Line implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final long number;
-        final double[] values;
-        final boolean projected;
-
-        Line(long number, double[] values, boolean projected) {
-            this.number = number;
-            this.values = values;
-            this.projected = projected;
-        }
+    /**
+     * A parsed row: where it came from, d features then the label, and whether it was projected.
+     *
+     * @param number the line (or row) number, 1-based
+     * @param values the d features, then the label
+     * @param projected true if the row was projected onto the declared ball
+     */
+    record Line(long number, double[] values, boolean projected) implements Serializable {
     }
 
     final boolean libsvm;

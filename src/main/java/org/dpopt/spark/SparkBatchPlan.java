@@ -26,17 +26,17 @@ import scala.Tuple2;
  */
 final class SparkBatchPlan implements StoredPlan {
 
-    /** A (step, row) pair of stage 1. */
-    static final class Member implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final long id;
-        final double[] x;
-        final double y;
-
-        Member(long id, double[] x, double y) {
-            this.id = id;
-            this.x = x;
-            this.y = y;
+    /**
+     * A (step, row) pair of stage 1.
+     *
+     * @param id the record's id
+     * @param x its d features
+     * @param y its label
+     */
+    record Member(long id, double[] x, double y) implements Serializable {
+        /** Row a of a block. */
+        static Member of(RowBlock b, int a) {
+            return new Member(b.firstId + a, b.row(a), b.y[a]);
         }
     }
 
@@ -57,8 +57,7 @@ final class SparkBatchPlan implements StoredPlan {
      */
     static SparkBatchPlan build(DistributedData data, BatchPlan plan, int partitions) {
         Checks.notNull("plan", plan);
-        int p = (int) Math.max(1, Math.min(plan.steps(), partitions));
-        StepPartitioner part = new StepPartitioner(plan.steps(), p);
+        StepPartitioner part = StepPartitioner.atMost(plan.steps(), partitions);
         int d = data.dimension();
         double bound = data.rowNormBound();
         JavaPairRDD<Long, Member> pairs = data.blocks().flatMapToPair(b -> {
@@ -70,7 +69,7 @@ final class SparkBatchPlan implements StoredPlan {
                 if (steps.length == 0) {
                     continue;
                 }
-                Member m = new Member(id, b.row(a), b.y[a]);
+                Member m = Member.of(b, a);
                 for (long t : steps) {
                     out.add(new Tuple2<>(t, m));
                 }
@@ -94,8 +93,7 @@ final class SparkBatchPlan implements StoredPlan {
      */
     static SparkBatchPlan buildShuffle(DistributedData data, ShufflePlan plan, int partitions) {
         Checks.notNull("plan", plan);
-        int p = (int) Math.max(1, Math.min(plan.steps(), partitions));
-        StepPartitioner part = new StepPartitioner(plan.steps(), p);
+        StepPartitioner part = StepPartitioner.atMost(plan.steps(), partitions);
         int d = data.dimension();
         long n = plan.n();
         JavaPairRDD<long[], Member> keyed = data.blocks().flatMapToPair(b -> {
@@ -103,14 +101,14 @@ final class SparkBatchPlan implements StoredPlan {
             List<Tuple2<long[], Member>> out = new ArrayList<>();
             for (int a = 0; a < b.rows; a++) {
                 long id = b.firstId + a;
-                Member m = new Member(id, b.row(a), b.y[a]);
+                Member m = Member.of(b, a);
                 for (int q = 0; q < plan.permutations(); q++) {
                     out.add(new Tuple2<>(new long[] {q, k.sortKey(q, id), id}, m));
                 }
             }
             return out.iterator();
         });
-        JavaPairRDD<Long, Member> pairs = keyed.sortByKey(new KeyOrder(), true, p).zipWithIndex()
+        JavaPairRDD<Long, Member> pairs = keyed.sortByKey(new KeyOrder(), true, part.numPartitions()).zipWithIndex()
                 .flatMapToPair(t -> {
                     long[] key = t._1()._1();
                     int q = (int) key[0];
@@ -160,10 +158,10 @@ final class SparkBatchPlan implements StoredPlan {
         while (it.hasNext()) {
             Tuple2<Long, ArrayList<Member>> g = it.next();
             ArrayList<Member> ms = g._2();
-            ms.sort((a, b) -> Long.compare(a.id, b.id));
+            ms.sort((a, b) -> Long.compare(a.id(), b.id()));
             long[] ids = new long[ms.size()];
             for (int a = 0; a < ids.length; a++) {
-                ids[a] = ms.get(a).id;
+                ids[a] = ms.get(a).id();
             }
             long[] kept = keep.keep(g._1(), ids);
             double[] x = new double[kept.length * d];
@@ -171,9 +169,9 @@ final class SparkBatchPlan implements StoredPlan {
             int a = 0;
             for (int r = 0; r < ms.size() && a < kept.length; r++) {
                 Member m = ms.get(r);
-                if (m.id == kept[a]) {
-                    System.arraycopy(m.x, 0, x, a * d, d);
-                    y[a++] = m.y;
+                if (m.id() == kept[a]) {
+                    System.arraycopy(m.x(), 0, x, a * d, d);
+                    y[a++] = m.y();
                 }
             }
             out.add(new StepBatch(g._1(), kept, d, bound, x, y));

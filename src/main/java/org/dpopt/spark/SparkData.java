@@ -92,7 +92,7 @@ public final class SparkData {
             default: {
                 ParquetColumns cols = ParquetColumns.of(spark.read().parquet(files.get(0)).schema(), dimension,
                         files.get(0));
-                d = cols.d;
+                d = cols.d();
                 for (String f : files) {
                     perFile.add(parquet(spark, f, cols, new RowParser(false, f, d, rowNormBound, policy)));
                 }
@@ -129,8 +129,8 @@ public final class SparkData {
             if (first < 0) {
                 first = t._2();
             }
-            rows.add(t._1().values);
-            projected += t._1().projected ? 1 : 0;
+            rows.add(t._1().values());
+            projected += t._1().projected() ? 1 : 0;
         }
         if (rows.isEmpty()) {
             return java.util.Collections.emptyIterator();
@@ -212,31 +212,26 @@ public final class SparkData {
 
     private static JavaRDD<RowParser.Line> parquet(SparkSession spark, String file, ParquetColumns cols,
             RowParser parser) {
-        ParquetColumns here = ParquetColumns.of(spark.read().parquet(file).schema(), cols.d, file);
-        if (here.featuresArray != cols.featuresArray || here.width != cols.width) {
-            throw Checks.fail("columns of " + file, "those of the first file", here.width);
+        ParquetColumns here = ParquetColumns.of(spark.read().parquet(file).schema(), cols.d(), file);
+        if (here.featuresArray() != cols.featuresArray() || here.width() != cols.width()) {
+            throw Checks.fail("columns of " + file, "those of the first file", here.width());
         }
         JavaRDD<Row> rows = spark.read().parquet(file).javaRDD();
         return rows.zipWithIndex().map(t -> parser.project(here.values(t._1(), file, t._2() + 1),
                 file + " row " + (t._2() + 1), t._2() + 1));
     }
 
-    /** How a Parquet schema maps to (features, label). */
-    static final class ParquetColumns implements java.io.Serializable {
-        private static final long serialVersionUID = 1L;
-        final boolean featuresArray;
-        final int featuresIndex;
-        final int labelIndex;
-        final int width;
-        final int d;
-
-        private ParquetColumns(boolean featuresArray, int featuresIndex, int labelIndex, int width, int d) {
-            this.featuresArray = featuresArray;
-            this.featuresIndex = featuresIndex;
-            this.labelIndex = labelIndex;
-            this.width = width;
-            this.d = d;
-        }
+    /**
+     * How a Parquet schema maps to (features, label).
+     *
+     * @param featuresArray true if the features are one array column {@code features}
+     * @param featuresIndex that column's index (-1 for one numeric column per feature)
+     * @param labelIndex the label column's index
+     * @param width the number of columns
+     * @param d the number of features
+     */
+    record ParquetColumns(boolean featuresArray, int featuresIndex, int labelIndex, int width, int d)
+            implements java.io.Serializable {
 
         static ParquetColumns of(StructType schema, Integer declared, String file) {
             StructField[] f = schema.fields();

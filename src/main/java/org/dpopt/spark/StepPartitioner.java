@@ -14,6 +14,11 @@ final class StepPartitioner extends Partitioner {
         this.parts = parts;
     }
 
+    /** T steps in P = min(T, requested) ranges, at least one. */
+    static StepPartitioner atMost(long steps, int requested) {
+        return new StepPartitioner(steps, (int) Math.max(1, Math.min(steps, requested)));
+    }
+
     @Override
     public int numPartitions() {
         return parts;
