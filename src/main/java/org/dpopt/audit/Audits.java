@@ -28,13 +28,27 @@ public final class Audits {
      * @param mutants the mutants it runs
      * @param build the configuration at a claimed ε
      */
-    public record Design(String algorithm, String name, Set<Mutation> mutants, DoubleFunction<AuditTarget> build) {
+    /**
+     * One audit configuration.
+     *
+     * @param defaultEpsilon the claimed ε the configuration is audited at when the caller names none: 4 for
+     *        most, 1 for the configurations whose mutants only break the guarantee measurably at small ε (a
+     *        shuffle accounted as Poisson; objective perturbation's curvature rule)
+     */
+    public record Design(String algorithm, String name, Set<Mutation> mutants, DoubleFunction<AuditTarget> build,
+            double defaultEpsilon) {
         /** The configuration calibrated to ε. */
         public AuditTarget at(double epsilon) {
             Checks.epsilon("--epsilon", epsilon);
             return build.apply(epsilon);
         }
     }
+
+    /** The default claimed ε of an audit. */
+    public static final double DEFAULT_EPSILON = 4;
+
+    /** The claimed ε of the configurations whose mutants are caught only at small ε. */
+    static final double SMALL_EPSILON = 1;
 
     private static final Map<String, List<Design>> DESIGNS = new LinkedHashMap<>();
 
@@ -49,8 +63,9 @@ public final class Audits {
         add("dp-sgd", "multi-canary-full-batch", Set.of(Mutation.REALIZED_BATCH, Mutation.HALF_RATE_ACCOUNTING),
                 MultiCanaryAudits::dpSgdFullBatch);
         add("dp-sgd", "aligned-shuffle-epochs", Set.of(Mutation.SHUFFLE_AS_POISSON),
-                e -> SgdAudits.alignedShuffleEpochs(e, false));
-        add("dp-sgd", "aligned-shuffle-epochs-ablq", Set.of(), e -> SgdAudits.alignedShuffleEpochs(e, true));
+                e -> SgdAudits.alignedShuffleEpochs(e, false), SMALL_EPSILON);
+        add("dp-sgd", "aligned-shuffle-epochs-ablq", Set.of(), e -> SgdAudits.alignedShuffleEpochs(e, true),
+                SMALL_EPSILON);
         add("dp-sgd", "aligned-shuffle", Set.of(Mutation.SHUFFLE_AS_POISSON), e -> SgdAudits.alignedShuffle(e, 1, 100));
         add("dp-sgd", "isolated-poisson", Set.of(Mutation.NO_CLIPPING, Mutation.HALF_NOISE),
                 e -> SgdAudits.isolatedPoisson(e, 50, 5));
@@ -71,13 +86,13 @@ public final class Audits {
         add("objective-perturbation", "multi-canary-sensitivity-bound", Set.of(Mutation.HALF_NOISE),
                 e -> MultiCanaryAudits.objectivePerturbation(e, false));
         add("objective-perturbation", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
-                MultiCanaryAudits::objectivePerturbationCurvature);
+                MultiCanaryAudits::objectivePerturbationCurvature, SMALL_EPSILON);
         add("objective-perturbation", "sensitivity-bound", FamilyAudits.OBJPERT_MUTANTS,
                 e -> FamilyAudits.objectivePerturbation(e, false));
         add("objective-perturbation-svrg", "multi-canary-sensitivity-bound", gauss,
                 e -> MultiCanaryAudits.objectivePerturbation(e, true));
         add("objective-perturbation-svrg", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
-                MultiCanaryAudits::objectivePerturbationSvrgCurvature);
+                MultiCanaryAudits::objectivePerturbationSvrgCurvature, SMALL_EPSILON);
         add("objective-perturbation-svrg", "sensitivity-bound", FamilyAudits.SVRG_MUTANTS,
                 e -> FamilyAudits.objectivePerturbation(e, true));
         add("noisy-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::noisyFrankWolfe);
@@ -89,7 +104,13 @@ public final class Audits {
     }
 
     private static void add(String algorithm, String name, Set<Mutation> mutants, DoubleFunction<AuditTarget> build) {
-        DESIGNS.computeIfAbsent(algorithm, k -> new ArrayList<>()).add(new Design(algorithm, name, mutants, build));
+        add(algorithm, name, mutants, build, DEFAULT_EPSILON);
+    }
+
+    private static void add(String algorithm, String name, Set<Mutation> mutants, DoubleFunction<AuditTarget> build,
+            double defaultEpsilon) {
+        DESIGNS.computeIfAbsent(algorithm, k -> new ArrayList<>())
+                .add(new Design(algorithm, name, mutants, build, defaultEpsilon));
     }
 
     /** The algorithms with audit configurations, in order. */

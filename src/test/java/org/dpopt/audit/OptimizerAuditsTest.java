@@ -47,17 +47,23 @@ class OptimizerAuditsTest {
     static final Set<String> NOT_CAUGHT_AT_CI_SIZE = Set.of("objective-perturbation-svrg/half-sensitivity");
 
     /**
-     * The claimed ε a mutant is audited at in CI: 4 (the CLI's default), except {@code objpert-beta}, which
-     * costs ln(1 + 10ε) on its curvature pair — 3.7 &lt; 4 at ε = 4, only mildly broken there — and is
-     * caught at ε = 1 with 2000 runs; {@code shuffle-as-poisson}, audited at ε = 1, where the shuffled
-     * pair's measurable privacy loss is about twice the Poisson claim (at ε = 4 the gap lies in tails that
-     * 2000 runs cannot reach).
+     * The claimed ε a mutant is audited at in CI: its design's default, the one {@code dpopt audit} uses
+     * without {@code --epsilon} — 4, except for {@code objpert-beta}, which costs ln(1 + 10ε) on its
+     * curvature pair — 3.7 &lt; 4 at ε = 4, only mildly broken there — and is caught at ε = 1 with 2000 runs,
+     * and {@code shuffle-as-poisson}, audited at ε = 1, where the shuffled pair's measurable privacy loss is
+     * about twice the Poisson claim (at ε = 4 the gap lies in tails that 2000 runs cannot reach).
      */
     static double epsilonFor(String algorithm, Mutation m) {
-        if (m == Mutation.OBJPERT_BETA || m == Mutation.SHUFFLE_AS_POISSON) {
-            return 1.0;
-        }
-        return 4.0;
+        return Audits.design(algorithm, m).defaultEpsilon();
+    }
+
+    @Test
+    void smallEpsilonDesignsAreTheOnesOfTheSmallEpsilonMutants() {
+        assertEquals(1.0, epsilonFor("dp-sgd", Mutation.SHUFFLE_AS_POISSON));
+        assertEquals(1.0, epsilonFor("objective-perturbation", Mutation.OBJPERT_BETA));
+        assertEquals(1.0, epsilonFor("objective-perturbation-svrg", Mutation.OBJPERT_BETA));
+        assertEquals(4.0, epsilonFor("dp-sgd", Mutation.NO_CLIPPING));
+        assertEquals(4.0, epsilonFor("objective-perturbation-svrg", Mutation.HALF_NOISE));
     }
 
     /** Runs of the honest audits that no mutant test is compared with (their margin to the claim is large). */

@@ -30,6 +30,18 @@ class AuditCliTest {
     }
 
     @Test
+    void withoutEpsilonTheDesignsDefaultClaimIsAudited() throws Exception {
+        JsonNode shuffle = CliTest.json(CliTest.run("audit", "--algorithm", "dp-sgd", "--mutant",
+                "shuffle-as-poisson", "--runs", "8", "--json", "--quiet"));
+        assertEquals(1.0, shuffle.get("budget_epsilon").asDouble());
+        JsonNode plain = CliTest.json(fullBatch("--runs", "8", "--json", "--quiet"));
+        assertEquals(4.0, plain.get("budget_epsilon").asDouble());
+        JsonNode named = CliTest.json(CliTest.run("audit", "--algorithm", "dp-sgd", "--mutant",
+                "shuffle-as-poisson", "--epsilon", "2", "--runs", "8", "--json", "--quiet"));
+        assertEquals(2.0, named.get("budget_epsilon").asDouble());
+    }
+
+    @Test
     void jsonKeysInStableOrderAndCountsBehindTheBound() throws Exception {
         JsonNode j = CliTest.json(fullBatch("--epsilon", "4", "--runs", "400", "--json"));
         List<String> keys = new ArrayList<>();
