@@ -38,9 +38,9 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
         int block, boolean lastIterate) {
 
     /**
-     * The schedule for the configured rounds, step size and steps per round (automatic: R = ⌈(nε)^{1/3}⌉,
-     * μ = 1/R, m = ⌈L/(βμ·max(diam, diamFloor))⌉ clamped to [1, n]), b₀ the largest anchor that fits n
-     * records and b = ⌈b₀βμ·diam/L⌉.
+     * The schedule for the configured rounds, step size and steps per round (automatic: R = min(n,
+     * ⌈(nε)^{1/3}⌉), μ = 1/R, m = ⌈L/(βμ·max(diam, diamFloor))⌉ clamped to [1, {@link #fittingSteps}]), b₀
+     * the largest anchor that fits n records and b = ⌈b₀βμ·diam/L⌉.
      *
      * @throws IllegalArgumentException if not even b₀ = 1 fits n records
      */
@@ -50,11 +50,12 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
         double rn = shape.rowNormBound();
         double lip = loss.scalarLipschitz() * rn;
         double beta = Math.max(loss.scalarSmoothness() * rn * rn, 1e-300);
-        int r = settings.rounds() > 0 ? settings.rounds() : (int) Math.ceil(Math.cbrt(n * epsilon));
+        int r = settings.rounds() > 0 ? settings.rounds() : (int) Math.min(n, Math.ceil(Math.cbrt(n * epsilon)));
         double mu = !Double.isNaN(settings.stepSize()) ? settings.stepSize() : 1.0 / r;
-        int m = settings.stepsPerRound() > 0 ? settings.stepsPerRound()
-                : (int) Math.max(1, Math.min(n, Math.ceil(lip / (beta * mu * Math.max(diam, diamFloor)))));
         double ratio = beta * mu * diam / lip; // b = ⌈b₀·ratio⌉
+        int m = settings.stepsPerRound() > 0 ? settings.stepsPerRound()
+                : (int) Math.max(1, Math.min(fittingSteps(n, r, ratio),
+                        Math.ceil(lip / (beta * mu * Math.max(diam, diamFloor)))));
         int b0 = largestAnchor(n, r, m, ratio);
         if (b0 < 1) {
             throw Checks.fail("dataset size n", "at least rounds*(1 + (m-1)*ceil(ratio)) = "
@@ -64,6 +65,16 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
         int block = settings.shuffleBlock() > 0 ? settings.shuffleBlock() : RecordOrder.blockFor(b);
         return new OnePassSchedule(r, m, mu, b0, b, lip, settings.shuffle(), block,
                 settings.preset() == Preset.PRACTICAL);
+    }
+
+    /**
+     * The most steps per round for which the smallest schedule (b₀ = 1, b = ⌈ratio⌉) fits n records:
+     * the automatic m is clamped to it, so that a default schedule never asks for more records than the
+     * declared n (a public quantity; at least 1 when R ≤ n).
+     */
+    static long fittingSteps(int n, int r, double ratio) {
+        double perStep = Math.max(1, Math.ceil(ratio));
+        return 1 + (long) Math.floor(((double) n / r - 1) / perStep);
     }
 
     /** The largest b₀ with R(b₀ + (m − 1)⌈b₀·ratio⌉) ≤ n (0 if none). */

@@ -46,8 +46,9 @@ import org.ejml.data.DMatrixRMaj;
  * Parallel(R × [m × (ε0, 0)]). ε0 is the largest value the accountant (default: advanced composition,
  * {@link AdvancedCompositionAccountant}) certifies for m steps within (ε, δ).
  *
- * <p>Default schedule: R = ⌈(nε)^{1/3}⌉, μ = 1/R, m = ⌈L/(βμ·diam₂)⌉ (the difference batches of a round
- * together are about as large as its anchor), b₀ the largest size that fits n records.
+ * <p>Default schedule: R = min(n, ⌈(nε)^{1/3}⌉), μ = 1/R, m = ⌈L/(βμ·diam₂)⌉ (the difference batches of a
+ * round together are about as large as its anchor) but at most what fits n records with b₀ = 1, b₀ the
+ * largest size that fits n records.
  */
 public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
     private final Polytope domain;

@@ -90,6 +90,27 @@ class VarianceReducedFrankWolfeTest {
     }
 
     @Test
+    void theDefaultScheduleFitsEverySmallDatasetItIsPlannedFor() {
+        // the automatic R and m are clamped to what n records hold (heart_scale's n = 216 at eps = 5 once
+        // asked for R = 11 rounds of m = 20 steps, 220 records); the paper and practical presets alike
+        for (int n : new int[] {2, 3, 7, 30, 100, 215, 216, 300, 455}) {
+            Problem p = sparse(n, 14, 3);
+            for (double eps : new double[] {0.5, 1, 2, 5, 10, 50}) {
+                for (Preset preset : Preset.values()) {
+                    PrivacyBudget budget = PrivacyBudget.of(eps, 1e-5);
+                    RunPlan vr = VarianceReducedFrankWolfe.builder().preset(preset).build().plan(p.shape(), budget);
+                    OnePassSchedule s = schedule(vr).schedule();
+                    assertTrue(s.records() <= n, () -> "n = " + n + ": " + s.records() + " records planned");
+                    assertTrue(s.anchor() >= 1);
+                    RunPlan sfw = NoisyStochasticFrankWolfe.builder().preset(preset).build()
+                            .plan(p.shape().withDomain(new org.dpopt.geometry.LpBall(1.5, 5.0)), budget);
+                    assertTrue(sfw.parameters().real(Param.RECORDS_USED) <= n);
+                }
+            }
+        }
+    }
+
+    @Test
     void usesEveryRecordAtMostOnce() {
         Problem p = sparse(3000, 20, 3);
         RunPlan plan = VarianceReducedFrankWolfe.builder().build().plan(p.shape(), PrivacyBudget.of(1.0, 1e-6));
