@@ -107,15 +107,19 @@ final class RealDataReport {
 
     private void plot(Path out, String dataset) {
         List<Plots.Series> series = new ArrayList<>();
-        for (String alg : algorithms) {
+        for (int a = 0; a < algorithms.size(); a++) {
+            String alg = algorithms.get(a);
+            double[] x = new double[epsilons.length];
             double[] y = new double[epsilons.length];
             double[] err = new double[epsilons.length];
             for (int k = 0; k < epsilons.length; k++) {
                 Cell c = get(dataset, alg, epsilons[k]);
+                // each algorithm's points are moved sideways by a few percent so that the error bars do not overlap
+                x[k] = epsilons[k] * (1 + 0.025 * (a - (algorithms.size() - 1) / 2.0));
                 y[k] = c == null ? Double.NaN : c.mean();
                 err[k] = c == null || c.error() != null ? 0 : c.std();
             }
-            series.add(new Plots.Series(alg, epsilons, y, err));
+            series.add(new Plots.Series(alg, x, y, err));
         }
         double[] dpl = new double[epsilons.length];
         double[] opacus = new double[epsilons.length];
@@ -128,8 +132,8 @@ final class RealDataReport {
         addIfFinite(series, "diffprivlib 0.6.6 (best C)", dpl);
         addIfFinite(series, "Opacus 1.4.0", opacus);
         addIfFinite(series, "majority class", majority);
-        Plots.line(out.resolve("real-data-" + fileLabel(dataset) + ".png"), dataset + ": defaults, delta=1e-5 (bars: std over seeds)", "epsilon", "test accuracy", series,
-                false, false);
+        Plots.line(out.resolve("real-data-" + fileLabel(dataset) + ".png"), dataset + ": defaults, delta=1e-5 (bars: std over seeds)", "epsilon (points offset sideways)",
+                "test accuracy", series, epsilons.length > 1, false);
     }
 
     private void addIfFinite(List<Plots.Series> series, String name, double[] y) {
