@@ -39,8 +39,8 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
 
     /**
      * The schedule for the configured rounds, step size and steps per round (automatic: R = ⌈(nε)^{1/3}⌉,
-     * μ = 1/R, m = ⌈L/(βμ·max(diam, diamFloor))⌉ clamped to [1, n]), b₀ the largest anchor that fits n
-     * records and b = ⌈b₀βμ·diam/L⌉.
+     * μ = 1/R, m = ⌈L/(βμ·max(diam, diamFloor))⌉ clamped to [1, n], lowered to the most steps that fit n
+     * records when it does not), b₀ the largest anchor that fits n records and b = ⌈b₀βμ·diam/L⌉.
      *
      * @throws IllegalArgumentException if not even b₀ = 1 fits n records
      */
@@ -56,6 +56,11 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
                 : (int) Math.max(1, Math.min(n, Math.ceil(lip / (beta * mu * Math.max(diam, diamFloor)))));
         double ratio = beta * mu * diam / lip; // b = ⌈b₀·ratio⌉
         int b0 = largestAnchor(n, r, m, ratio);
+        if (b0 < 1 && settings.stepsPerRound() <= 0) {
+            // the automatic m does not fit n records even with b₀ = 1: the most steps per round that do
+            m = fittingSteps(n, r, ratio);
+            b0 = largestAnchor(n, r, m, ratio);
+        }
         if (b0 < 1) {
             throw Checks.fail("dataset size n", "at least rounds*(1 + (m-1)*ceil(ratio)) = "
                     + (long) r * (1 + (long) (m - 1) * (long) Math.ceil(ratio)) + " for R = " + r + ", m = " + m, n);
@@ -64,6 +69,17 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
         int block = settings.shuffleBlock() > 0 ? settings.shuffleBlock() : RecordOrder.blockFor(b);
         return new OnePassSchedule(r, m, mu, b0, b, lip, settings.shuffle(), block,
                 settings.preset() == Preset.PRACTICAL);
+    }
+
+    /**
+     * The largest m ≥ 1 with R(1 + (m − 1)·max(1, ⌈ratio⌉)) ≤ n, i.e. the most steps per round that fit n
+     * records with an anchor of one record (1 when not even m = 1 fits). A function of n, R and the
+     * public ratio only.
+     */
+    static int fittingSteps(int n, int r, double ratio) {
+        double b = Math.max(1, Math.ceil(ratio));
+        double m = 1 + Math.floor(((double) n / r - 1) / b);
+        return (int) Math.max(1, Math.min(n, m));
     }
 
     /** The largest b₀ with R(b₀ + (m − 1)⌈b₀·ratio⌉) ≤ n (0 if none). */
