@@ -18,4 +18,15 @@ public interface BenchSuite {
      * @return summary key/values printed on stdout (or as JSON)
      */
     Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception;
+
+    /**
+     * Runs the suite with a way to call {@code dpopt train} in this JVM (suites that measure the command
+     * line's defaults use it; the others ignore it).
+     *
+     * @param train runs {@code dpopt train}
+     */
+    default Map<String, Object> run(Path out, boolean quick, PrintWriter progress, TrainRunner train)
+            throws Exception {
+        return run(out, quick, progress);
+    }
 }

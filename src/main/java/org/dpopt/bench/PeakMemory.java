@@ -7,6 +7,7 @@ import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -43,8 +44,11 @@ public final class PeakMemory {
         m.put(KEYS[2], heap.getUsed());
         m.put(KEYS[3], heap.getCommitted());
         m.put(KEYS[4], heap.getMax());
-        m.put(KEYS[5], statusKb("VmHWM:"));
-        m.put(KEYS[6], statusKb("VmRSS:"));
+        // one read of the status file, so that the peak and the current RSS are of the same moment (two reads
+        // let the RSS grow in between and exceed the peak read first)
+        List<String> status = statusLines();
+        m.put(KEYS[5], statusKb(status, "VmHWM:"));
+        m.put(KEYS[6], statusKb(status, "VmRSS:"));
         return m;
     }
 
@@ -63,17 +67,31 @@ public final class PeakMemory {
                 m.get(KEYS[0]) / 1e9, m.get(KEYS[1]) / 1e9, m.get(KEYS[4]) / 1e9, m.get(KEYS[5]) / 1e9);
     }
 
+    /** The lines of /proc/self/status (empty if absent or unreadable). */
+    static List<String> statusLines() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/status"));
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
     /** A field of /proc/self/status given in kB, in bytes (−1 if absent or unreadable). */
     static long statusKb(String field) {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith(field)) {
+        return statusKb(statusLines(), field);
+    }
+
+    /** A field given in kB among the status lines, in bytes (−1 if absent or malformed). */
+    static long statusKb(List<String> status, String field) {
+        for (String line : status) {
+            if (line.startsWith(field)) {
+                try {
                     String v = line.substring(field.length()).trim();
                     return Long.parseLong(v.substring(0, v.indexOf(' '))) * 1024;
+                } catch (RuntimeException e) {
+                    return -1;
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            return -1;
         }
         return -1;
     }

@@ -72,8 +72,8 @@ final class PerfSuite implements BenchSuite {
         if (!adult.isEmpty()) {
             s.put("adult_dp_sgd_train_seconds_median", median(adult.stream().mapToDouble(x -> x).toArray()));
         } else {
-            s.put("adult_dp_sgd_train_seconds_median", "not run: " + RealDataSuite.sharedDir()
-                    .resolve("data/adult_train.csv") + " absent");
+            s.put("adult_dp_sgd_train_seconds_median", "not run: " + RealDataSuite.dataDir()
+                    .resolve("adult_train.csv") + " absent");
         }
         write(out, n, t, allocated, steps, adult);
         return s;
@@ -283,7 +283,7 @@ final class PerfSuite implements BenchSuite {
 
     /** The {@code seconds} of dp-sgd training on the shared Adult file in child JVMs (empty if absent). */
     private static List<Double> adult(int reps, PrintWriter progress) throws Exception {
-        Path f = RealDataSuite.sharedDir().resolve("data").resolve("adult_train.csv");
+        Path f = RealDataSuite.dataDir().resolve("adult_train.csv");
         List<Double> out = new ArrayList<>();
         if (!Files.isRegularFile(f)) {
             progress.println("adult: " + f + " absent, row not run");

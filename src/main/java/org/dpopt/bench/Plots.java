@@ -14,8 +14,12 @@ public final class Plots {
     private Plots() {
     }
 
-    /** One named series. */
-    public record Series(String name, double[] x, double[] y) {
+    /** One named series, with error bars (half-lengths, one per point) or none ({@code err} null). */
+    public record Series(String name, double[] x, double[] y, double[] err) {
+        /** A series without error bars. */
+        public Series(String name, double[] x, double[] y) {
+            this(name, x, y, null);
+        }
     }
 
     /**
@@ -33,7 +37,9 @@ public final class Plots {
         chart.getStyler().setYAxisLogarithmic(logY);
         chart.getStyler().setLegendVisible(true);
         for (Series s : series) {
-            chart.addSeries(s.name(), s.x(), s.y()).setMarker(SeriesMarkers.CIRCLE);
+            var added = s.err() == null ? chart.addSeries(s.name(), s.x(), s.y())
+                    : chart.addSeries(s.name(), s.x(), s.y(), s.err());
+            added.setMarker(SeriesMarkers.CIRCLE);
         }
         try {
             BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);

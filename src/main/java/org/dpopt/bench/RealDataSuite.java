@@ -1,38 +1,64 @@
 package org.dpopt.bench;
 
-import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
-import org.dpopt.data.Dataset;
-import org.dpopt.data.DatasetIO;
-import org.dpopt.loss.Losses;
-import org.dpopt.loss.Problem;
-import org.dpopt.noise.Rngs;
-import org.dpopt.eval.Metrics;
-import org.dpopt.optim.sgd.NoisySgd;
-import org.dpopt.optim.PrivacyBudget;
-import org.dpopt.optim.PrivateOptimizer;
 
 /**
- * {@code dpopt bench --suite real-data}: test accuracy of dpopt's classifiers on the real datasets of
- * the shared data folder (fixed train/test files), against the peers' numbers in
- * {@code refdata/peers-accuracy.csv} (diffprivlib 0.6.6, Opacus 1.4.0), at ε ∈ {0.5, 1, 2, 5}, δ = 1e-5.
- * The shared folder is found at {@code $DPOPT_SHARED} or {@code ../shared}; Adult is read from there and
- * never copied into the project.
+ * {@code dpopt bench --suite real-data}: what a user of {@code dpopt train} gets with the defaults of every
+ * private algorithm on the real datasets of the shared data folder (fixed train/test files): the mean and
+ * standard deviation of the test accuracy over research-mode seeds at ε ∈ {0.5, 1, 2, 5}, δ = 1e-5, next to
+ * the peers' numbers of {@code refdata/peers-accuracy.csv} (diffprivlib 0.6.6 at its best regularization,
+ * Opacus 1.4.0) and the majority-class rate of the test labels.
+ *
+ * <p>Each run is the command {@code dpopt train --algorithm A --data N_train.csv --test-data N_test.csv
+ * --epsilon E --delta 1e-5 --seed S}, executed in this JVM by the command line's own code, with nothing
+ * else but {@code --loss hinge} for phased-sgd and prox-sgd; so the defaults measured are exactly the
+ * command's. The data folder is {@code -Ddpopt.shared.data=DIR}, else {@code $DPOPT_SHARED/data}, else
+ * {@code ../shared/data}; Adult is read from there and never copied into the project. The datasets can be
+ * narrowed with {@code -Ddpopt.real-data.sets=a,b}. {@code --quick}: ε = 1, two seeds, breast_cancer unless
+ * the sets are given.
  */
 final class RealDataSuite implements BenchSuite {
 
-    /** The algorithms compared (default settings; add more here). */
-    static Map<String, Supplier<PrivateOptimizer>> algorithms() {
-        Map<String, Supplier<PrivateOptimizer>> m = new LinkedHashMap<>();
-        m.put("dpopt dp-sgd", () -> NoisySgd.builder().build());
-        return m;
+    /** The datasets of the full run, in report order. */
+    static final List<String> DATASETS = List.of("breast_cancer", "heart_scale", "diabetes", "adult");
+
+    /** The target ε of the full run (δ = 1e-5). */
+    static final double[] EPSILONS = {0.5, 1, 2, 5};
+
+    /** δ of every run. */
+    static final double DELTA = 1e-5;
+
+    /** The first research-mode seed (the seeds are 101, 102, …). */
+    static final long FIRST_SEED = 101;
+
+    /** The extra flags of the benchmark protocol: the hinge loss for the two algorithms built around it. */
+    static List<String> protocolFlags(String algorithm) {
+        return switch (algorithm) {
+            case "phased-sgd", "prox-sgd" -> List.of("--loss", "hinge");
+            default -> List.of();
+        };
+    }
+
+    /** What one run of the suite measures. */
+    record Plan(Path data, Path peers, List<String> datasets, double[] epsilons, int seeds) {
+    }
+
+    private final Plan fixed;
+
+    RealDataSuite() {
+        this(null);
+    }
+
+    /** A suite with a fixed plan (tests), or null for the plan of {@code --quick} / the full run. */
+    RealDataSuite(Plan fixed) {
+        this.fixed = fixed;
     }
 
     @Override
@@ -40,131 +66,132 @@ final class RealDataSuite implements BenchSuite {
         return "real-data";
     }
 
-    static Path sharedDir() {
+    /** The shared data folder: {@code -Ddpopt.shared.data}, else {@code $DPOPT_SHARED/data}, else ../shared/data. */
+    static Path dataDir() {
+        String prop = System.getProperty("dpopt.shared.data");
+        if (prop != null) {
+            return Path.of(prop);
+        }
         String env = System.getenv("DPOPT_SHARED");
-        return env != null ? Path.of(env) : Path.of("..", "shared");
+        return env != null ? Path.of(env, "data") : Path.of("..", "shared", "data");
     }
 
-    /** The target ε of the comparison (δ = 1e-5). */
-    private static final double[] EPSILONS = {0.5, 1, 2, 5};
-
-    /** One dataset of the comparison: its training problem, its test rows and the runs per cell. */
-    private record Study(String name, Problem problem, Dataset test, int runs) {
+    /** The plan of {@code --quick} or of the full run. */
+    static Plan defaultPlan(boolean quick) {
+        Path data = dataDir();
+        Path peers = data.toAbsolutePath().getParent().resolve("refdata").resolve("peers-accuracy.csv");
+        String sets = System.getProperty("dpopt.real-data.sets");
+        List<String> names = sets != null ? Arrays.stream(sets.split(",")).map(String::strip).toList()
+                : quick ? List.of("breast_cancer") : DATASETS;
+        return quick ? new Plan(data, peers, names, new double[] {1}, 2) : new Plan(data, peers, names, EPSILONS, 10);
     }
 
     @Override
-    public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
-        Path shared = sharedDir();
-        Path data = shared.resolve("data");
-        if (!Files.isDirectory(data)) {
-            throw new IllegalArgumentException("shared data folder must exist (set DPOPT_SHARED) but was " + data);
-        }
-        List<String> names = quick ? List.of("breast_cancer") : List.of("breast_cancer", "heart_scale", "diabetes", "adult");
-        Map<String, Double> peers = readPeers(shared.resolve("refdata/peers-accuracy.csv"));
-        StringBuilder csv = new StringBuilder("dataset,algorithm,epsilon,delta,runs,accuracy_mean,accuracy_std,seconds_mean\n");
-        Map<String, Object> summary = new LinkedHashMap<>();
-        for (String name : names) {
-            Path trainF = data.resolve(name + "_train.csv");
-            Path testF = data.resolve(name + "_test.csv");
-            if (!Files.exists(trainF)) {
-                progress.println("skipping " + name + ": " + trainF + " not found");
-                continue;
-            }
-            Dataset train = DatasetIO.readCsv(trainF, 1.0, DatasetIO.RowNormPolicy.REJECT).dataset();
-            Dataset test = DatasetIO.readCsv(testF, 1.0, DatasetIO.RowNormPolicy.REJECT).dataset();
-            Study study = new Study(name, Problem.of(train, Losses.logistic()), test,
-                    quick ? 2 : (train.size() > 10_000 ? 5 : 20));
-            List<Plots.Series> series = new ArrayList<>();
-            for (Map.Entry<String, Supplier<PrivateOptimizer>> alg : algorithms().entrySet()) {
-                double[] means = new double[EPSILONS.length];
-                for (int k = 0; k < EPSILONS.length; k++) {
-                    means[k] = cell(study, alg.getKey(), alg.getValue(), EPSILONS[k], csv, progress);
-                    if (EPSILONS[k] == 1) {
-                        summary.put(name + " " + alg.getKey() + " acc@eps=1", round(means[k]));
-                    }
-                }
-                series.add(new Plots.Series(alg.getKey(), EPSILONS, means));
-            }
-            series.addAll(peerSeries(peers, name, summary));
-            Plots.line(out.resolve("real-data-" + fileLabel(name) + ".png"), name + ": test accuracy vs epsilon (delta=1e-5)",
-                    "epsilon", "test accuracy", series, false, false);
-        }
-        Files.writeString(out.resolve("real-data.csv"), csv.toString());
-        return summary;
+    public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) {
+        throw new IllegalStateException("the real-data suite must be run by dpopt bench (it calls dpopt train) "
+                + "but was run without a way to call it");
     }
 
-    /** The mean test accuracy of one algorithm at one ε over the study's seeded runs (a CSV row, a progress line). */
-    private static double cell(Study s, String label, Supplier<PrivateOptimizer> alg, double eps, StringBuilder csv,
-            PrintWriter progress) {
-        int runs = s.runs();
-        double[] acc = new double[runs];
-        double secs = 0;
-        for (int r = 0; r < runs; r++) {
-            long t0 = System.nanoTime();
-            PrivateOptimizer opt = alg.get();
-            var res = opt.optimize(s.problem(), PrivacyBudget.of(eps, 1e-5), Rngs.seeded(100 + r));
-            secs += (System.nanoTime() - t0) / 1e9;
-            acc[r] = Metrics.accuracy(res.solution(), s.test());
+    @Override
+    public Map<String, Object> run(Path out, boolean quick, PrintWriter progress, TrainRunner train)
+            throws Exception {
+        Plan plan = fixed != null ? fixed : defaultPlan(quick);
+        if (!Files.isDirectory(plan.data())) {
+            throw new IllegalArgumentException("shared data folder must exist (set -Ddpopt.shared.data or "
+                    + "DPOPT_SHARED) but was " + plan.data());
         }
-        double mean = java.util.Arrays.stream(acc).average().orElse(Double.NaN);
-        double sd = Math.sqrt(java.util.Arrays.stream(acc).map(a -> (a - mean) * (a - mean)).sum()
-                / Math.max(1, runs - 1));
-        csv.append(String.format("%s,%s,%s,1e-5,%d,%.6f,%.6f,%.4f%n", s.name(), label, eps, runs, mean, sd,
-                secs / runs));
-        progress.printf("%s %s eps=%s: %.4f ± %.4f (%.3f s/run)%n", s.name(), label, eps, mean, sd, secs / runs);
-        progress.flush();
-        return mean;
-    }
-
-    /** The peers' accuracy curves on a dataset, for those with a number at every ε (their ε = 1 value summarized). */
-    private static List<Plots.Series> peerSeries(Map<String, Double> peers, String name, Map<String, Object> summary) {
-        List<Plots.Series> series = new ArrayList<>();
-        for (String peer : new String[] {"opacus-1.4.0(torch-1.13.1;RDP)", "diffprivlib-0.6.6"}) {
-            double[] ys = new double[EPSILONS.length];
-            boolean all = true;
-            for (int k = 0; k < EPSILONS.length; k++) {
-                Double v = peers.get(peer + "|" + name + "|" + fmt(EPSILONS[k]));
-                all &= v != null;
-                ys[k] = v == null ? Double.NaN : v;
-            }
-            if (all) {
-                series.add(new Plots.Series(peer, EPSILONS, ys));
-                summary.put(name + " " + peer + " acc@eps=1", peers.get(peer + "|" + name + "|1"));
+        RealDataPeers peers = RealDataPeers.read(plan.peers());
+        List<String> algorithms = train.classifiers();
+        List<String> present = new ArrayList<>();
+        for (String name : plan.datasets()) {
+            if (Files.exists(trainFile(plan, name)) && Files.exists(testFile(plan, name))) {
+                present.add(name);
+            } else {
+                progress.println("real-data: skipping " + name + ": " + trainFile(plan, name) + " or its test file "
+                        + "not found");
             }
         }
-        return series;
-    }
-
-    /**
-     * File label of a dataset's result files: Adult's results are filed as "census-income" (its UCI
-     * alternative name), so that no tracked file name suggests the Adult data itself is in the project.
-     */
-    static String fileLabel(String dataset) {
-        return "adult".equals(dataset) ? "census-income" : dataset;
-    }
-
-    private static double round(double v) {
-        return Math.round(v * 10000) / 10000.0;
-    }
-
-    private static String fmt(double e) {
-        return e == Math.rint(e) ? String.valueOf((long) e) : String.valueOf(e);
-    }
-
-    static Map<String, Double> readPeers(Path f) throws Exception {
-        Map<String, Double> m = new LinkedHashMap<>();
-        if (!Files.exists(f)) {
-            return m;
-        }
-        try (BufferedReader br = Files.newBufferedReader(f)) {
-            String line = br.readLine();
-            while ((line = br.readLine()) != null) {
-                String[] p = line.split(",");
-                if (p.length >= 5) {
-                    m.put(p[0] + "|" + p[1] + "|" + p[2], Double.parseDouble(p[4]));
+        RealDataReport report = new RealDataReport(peers, algorithms, plan.epsilons());
+        Eta eta = new Eta(present.size() * algorithms.size() * plan.epsilons().length);
+        for (String name : present) {
+            for (String alg : algorithms) {
+                for (double eps : plan.epsilons()) {
+                    RealDataReport.Cell c = cell(plan, train, name, alg, eps);
+                    report.add(c);
+                    progress.println(eta.line(c));
+                    progress.flush();
                 }
             }
         }
-        return m;
+        report.write(out, present);
+        return report.summary(present);
+    }
+
+    private static Path trainFile(Plan plan, String name) {
+        return plan.data().resolve(name + "_train.csv");
+    }
+
+    private static Path testFile(Plan plan, String name) {
+        return plan.data().resolve(name + "_test.csv");
+    }
+
+    /** The arguments of one run. */
+    static List<String> arguments(Path trainFile, Path testFile, String algorithm, double eps, long seed) {
+        List<String> a = new ArrayList<>(List.of("--algorithm", algorithm, "--data", trainFile.toString(),
+                "--test-data", testFile.toString(), "--epsilon", RealDataPeers.fmt(eps), "--delta", "1e-5",
+                "--seed", Long.toString(seed)));
+        a.addAll(protocolFlags(algorithm));
+        return a;
+    }
+
+    /** The seeded runs of one algorithm at one ε on one dataset (a failed run is recorded with its message). */
+    private static RealDataReport.Cell cell(Plan plan, TrainRunner train, String name, String alg, double eps) {
+        double[] acc = new double[plan.seeds()];
+        double[] secs = new double[plan.seeds()];
+        double majority = Double.NaN;
+        for (int r = 0; r < plan.seeds(); r++) {
+            List<String> args = arguments(trainFile(plan, name), testFile(plan, name), alg, eps, FIRST_SEED + r);
+            try {
+                Map<String, Object> res = train.train(args);
+                acc[r] = ((Number) res.get("test_accuracy")).doubleValue();
+                secs[r] = ((Number) res.get("seconds")).doubleValue();
+                majority = ((Number) res.get("test_majority_rate")).doubleValue();
+            } catch (IllegalStateException e) {
+                return RealDataReport.Cell.failed(name, alg, eps, e.getMessage());
+            }
+        }
+        return new RealDataReport.Cell(name, alg, eps, acc, secs, majority, null);
+    }
+
+    /** Progress lines with the cells done and an estimate of the time left. */
+    private static final class Eta {
+        private final int total;
+        private final long t0 = System.nanoTime();
+        private int done;
+
+        Eta(int total) {
+            this.total = total;
+        }
+
+        String line(RealDataReport.Cell c) {
+            done++;
+            double elapsed = (System.nanoTime() - t0) / 1e9;
+            double left = elapsed / done * (total - done);
+            String what = c.error() != null ? "FAILED: " + c.error()
+                    : String.format(java.util.Locale.ROOT, "%.4f ± %.4f (majority %.4f, %.3f s/run)", c.mean(), c.std(),
+                            c.majority(), c.secondsMean());
+            return String.format(java.util.Locale.ROOT, "real-data [%d/%d, %.0f s left] %s %s eps=%s: %s", done, total,
+                    left, c.dataset(), c.algorithm(), RealDataPeers.fmt(c.epsilon()), what);
+        }
+    }
+
+    /** Summary key of a dataset and algorithm at ε. */
+    static String key(String dataset, String algorithm, double eps) {
+        return dataset + " " + algorithm + " acc@eps=" + RealDataPeers.fmt(eps);
+    }
+
+    /** The map of a summary (insertion order). */
+    static Map<String, Object> newSummary() {
+        return new LinkedHashMap<>();
     }
 }

@@ -45,7 +45,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         PrintWriter log = ProgressBar.wanted(progress, quiet) ? spec.commandLine().getErr()
                 : new PrintWriter(java.io.Writer.nullWriter());
-        Map<String, Object> summary = s.run(out, quick, log);
+        Map<String, Object> summary = s.run(out, quick, log, new CliTrainRunner());
         PrintWriter o = spec.commandLine().getOut();
         if (json) {
             o.println(Json.write(new java.util.LinkedHashMap<>(summary)));

@@ -68,13 +68,15 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
     }
 
     /**
-     * The most steps per round for which the smallest schedule (b₀ = 1, b = ⌈ratio⌉) fits n records:
-     * the automatic m is clamped to it, so that a default schedule never asks for more records than the
-     * declared n (a public quantity; at least 1 when R ≤ n).
+     * The most steps per round for which the smallest schedule (b₀ = 1, b = ⌈ratio⌉) fits n records,
+     * i.e. the largest m ≥ 1 with R(1 + (m − 1)·max(1, ⌈ratio⌉)) ≤ n (1 when not even m = 1 fits): the
+     * automatic m is clamped to it, so that a default schedule never asks for more records than the
+     * declared n. A function of n, R and the public ratio only.
      */
-    static long fittingSteps(int n, int r, double ratio) {
-        double perStep = Math.max(1, Math.ceil(ratio));
-        return 1 + (long) Math.floor(((double) n / r - 1) / perStep);
+    static int fittingSteps(int n, int r, double ratio) {
+        double b = Math.max(1, Math.ceil(ratio));
+        double m = 1 + Math.floor(((double) n / r - 1) / b);
+        return (int) Math.max(1, Math.min(n, m));
     }
 
     /** The largest b₀ with R(b₀ + (m − 1)⌈b₀·ratio⌉) ≤ n (0 if none). */

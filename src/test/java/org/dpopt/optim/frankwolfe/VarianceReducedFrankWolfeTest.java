@@ -111,6 +111,26 @@ class VarianceReducedFrankWolfeTest {
     }
 
     @Test
+    void automaticStepsPerRoundShrinkToFitSmallData() {
+        // at n = 216, eps = 5 the automatic R = 11 and m = 20 need 220 records; m is lowered to fit
+        Problem base = sparse(400, 14, 3);
+        for (int n = 100; n <= 400; n += 3) {
+            for (double eps : new double[] {1, 2, 5, 10}) {
+                Problem p = Problem.of(base.data().subset(java.util.stream.IntStream.range(0, n).toArray()), Losses.logistic(),
+                        Polytopes.l1Ball(1.0));
+                RunPlan plan = VarianceReducedFrankWolfe.builder().build().plan(p.shape(), PrivacyBudget.of(eps, 1e-5));
+                OnePassSchedule s = schedule(plan).schedule();
+                assertTrue(s.records() <= n, n + " " + eps + ": " + s.records());
+                assertTrue(plan.statement() != null);
+            }
+        }
+        assertEquals(1 + (216 / 11 - 1) / 1, OnePassSchedule.fittingSteps(216, 11, 0.5));
+        assertEquals(1, OnePassSchedule.fittingSteps(5, 11, 0.5));
+        assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().stepsPerRound(40)
+                .build().plan(sparse(216, 14, 3).shape(), PrivacyBudget.of(5, 1e-5)));
+    }
+
+    @Test
     void usesEveryRecordAtMostOnce() {
         Problem p = sparse(3000, 20, 3);
         RunPlan plan = VarianceReducedFrankWolfe.builder().build().plan(p.shape(), PrivacyBudget.of(1.0, 1e-6));
