@@ -47,6 +47,11 @@ final class MultiCanaryAudits {
     static final double PROX_INNER_ACCURACY = 1.0;
     /** Objective perturbation: canaries per run (both variants). */
     static final int OBJ_K = 150;
+    /**
+     * Canaries of the SVRG variant's pair: twice the exact variant's, so that its half-noise mutant is
+     * flagged at 2000 runs (ε_lower 4.55 &gt; 4; 3.95 with 150) while each run stays fast (λ = 2).
+     */
+    static final int OBJ_SVRG_K = 300;
     /** The SVRG variant's λ and objective share of ε in its sensitivity-bound configuration. */
     static final double SVRG_LAMBDA = 2;
     static final double SVRG_SHARE = 0.99;
@@ -173,7 +178,7 @@ final class MultiCanaryAudits {
     }
 
     /**
-     * Objective perturbation (exact or SVRG), 10 background records and k = 150 canaries at the
+     * Objective perturbation (exact or SVRG), 10 background records and k = 150 (exact) or 300 (SVRG) canaries at the
      * sensitivity bound: canary j x = e_(1+j), y = 10⁶ (derivative −L) replacing y = −10⁶ (+L). The
      * minimizer is separable across the canary coordinates, and w_(1+j) is a Gaussian pair with μ = Δ_G/σ_G.
      * Exact: λ = 0.05. SVRG: λ = {@value #SVRG_LAMBDA} (a large λ leaves μ unchanged — shift and noise of
@@ -184,7 +189,7 @@ final class MultiCanaryAudits {
      * output noise; only the running time, which the audit does not read, depends on the data).
      */
     static AuditTarget objectivePerturbation(double epsilon, boolean svrg) {
-        int k = OBJ_K;
+        int k = svrg ? OBJ_SVRG_K : OBJ_K;
         int d = 1 + k;
         // few background records: the solver's cost grows with n·d²
         Dataset others = Canaries.background(10, d, 1, 1.0, false, 35);
