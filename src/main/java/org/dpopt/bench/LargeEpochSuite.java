@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
@@ -86,23 +85,6 @@ final class LargeEpochSuite implements BenchSuite {
     /** n rows of the perf suite's law, drawn row by row into the dataset's own storage. */
     static Dataset generate(int n, int d, long seed) {
         UniformRandomProvider rng = Rngs.seeded(seed);
-        DMatrixRMaj wStar = Synthetic.plantedVector(d, 2.0, rng);
-        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
-        double sd = 1.0 / Math.sqrt(d);
-        return Dataset.generate(n, d, 1.0, (i, row) -> {
-            double s = 0;
-            for (int j = 0; j < d; j++) {
-                row[j] = g.sample() * sd;
-                s += row[j] * row[j];
-            }
-            double norm = Math.sqrt(s);
-            double f = norm > 1 ? 1.0 / (norm * (1 + 1e-12)) : 1;
-            double u = 0;
-            for (int j = 0; j < d; j++) {
-                row[j] *= f;
-                u += row[j] * wStar.data[j];
-            }
-            return rng.nextDouble() < 1.0 / (1.0 + Math.exp(-u)) ? 1 : -1;
-        });
+        return Synthetic.logisticInPlace(n, Synthetic.plantedVector(d, 2.0, rng), rng);
     }
 }

@@ -43,22 +43,42 @@ public final class Synthetic {
     private static double[][] features(int n, int d, UniformRandomProvider rng) {
         ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
         double[][] x = new double[n][d];
-        double sd = 1.0 / Math.sqrt(d);
         for (int i = 0; i < n; i++) {
-            double s = 0;
-            for (int j = 0; j < d; j++) {
-                x[i][j] = g.sample() * sd;
-                s += x[i][j] * x[i][j];
-            }
-            double norm = Math.sqrt(s);
-            if (norm > 1) {
-                double f = 1.0 / (norm * (1 + 1e-12));
-                for (int j = 0; j < d; j++) {
-                    x[i][j] *= f;
-                }
-            }
+            gaussianRow(x[i], g);
         }
         return x;
+    }
+
+    /** One row: N(0, I/d) projected onto the unit ball (scaled just inside it when it falls outside). */
+    private static void gaussianRow(double[] row, ZigguratSampler.NormalizedGaussian g) {
+        int d = row.length;
+        double sd = 1.0 / Math.sqrt(d);
+        double s = 0;
+        for (int j = 0; j < d; j++) {
+            row[j] = g.sample() * sd;
+            s += row[j] * row[j];
+        }
+        double norm = Math.sqrt(s);
+        if (norm > 1) {
+            double f = 1.0 / (norm * (1 + 1e-12));
+            for (int j = 0; j < d; j++) {
+                row[j] *= f;
+            }
+        }
+    }
+
+    /**
+     * The law of {@link #logistic} drawn row by row (features, then the row's label) straight into the
+     * dataset's own storage: no n×d temporary, so the process holds one copy of the rows. The same
+     * generator gives other draws than {@link #logistic}, which draws all features first.
+     */
+    public static Dataset logisticInPlace(int n, DMatrixRMaj wStar, UniformRandomProvider rng) {
+        Checks.atLeastOne("n", n);
+        ZigguratSampler.NormalizedGaussian g = ZigguratSampler.NormalizedGaussian.of(rng);
+        return Dataset.generate(n, wStar.numRows, 1.0, (i, row) -> {
+            gaussianRow(row, g);
+            return rng.nextDouble() < 1.0 / (1.0 + Math.exp(-dot(row, wStar))) ? 1 : -1;
+        });
     }
 
     private static double dot(double[] a, DMatrixRMaj w) {
