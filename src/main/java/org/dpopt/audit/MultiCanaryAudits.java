@@ -45,7 +45,7 @@ final class MultiCanaryAudits {
     static final int PROX_K = 80;
     static final int PROX_N = 200;
     static final double PROX_INNER_ACCURACY = 1.0;
-    /** Objective perturbation: canaries per run (both variants). */
+    /** Exact objective perturbation: canaries per run. */
     static final int OBJ_K = 150;
     /**
      * Canaries of the SVRG variant's pair: twice the exact variant's, so that its half-noise mutant is

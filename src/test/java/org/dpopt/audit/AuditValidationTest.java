@@ -82,24 +82,10 @@ class AuditValidationTest {
      */
     @Test
     void manyCanaryMutantsWithMoreRuns() throws IOException {
-        Files.createDirectories(OUT);
-        StringBuilder csv = new StringBuilder(row("algorithm", "design", "mutant", "epsilon", "runs", "epsilon_lower",
-                "epsilon_lower_honest", "honest_flagged", "cp_flags", "ledger_flags"));
         Object[][] cases = {{"dp-sgd", "multi-canary-poisson", Mutation.HALF_RATE_ACCOUNTING, 4.0, 8_000},
             {"prox-sgd", "multi-canary-poisson", Mutation.HALF_NOISE, 4.0, 8_000},
             {"pg-mirror-descent", "multi-canary-parts", Mutation.HALF_NOISE, 4.0, 8_000}};
-        for (Object[] c : cases) {
-            Audits.Design d = Audits.design((String) c[0], (String) c[1]);
-            double eps = (Double) c[3];
-            int n = (Integer) c[4];
-            AuditResult h = audit(d, eps, Mutation.NONE, n);
-            AuditResult r = audit(d, eps, (Mutation) c[2], n);
-            csv.append(row(c[0], c[1], ((Mutation) c[2]).cliName(), eps, n, r.epsilonLower(), h.epsilonLower(),
-                    h.flagged(), !r.passed(), !r.ledgerConsistent()));
-            assertFalse(h.flagged(), "honest flagged: " + h);
-            assertTrue(r.flagged(), "mutant not flagged: " + r);
-        }
-        Files.writeString(OUT.resolve("multi-canary-large.csv"), csv);
+        mutantsNextToTheirHonestAudits(cases, "multi-canary-large.csv");
     }
 
     @Test
@@ -187,24 +173,10 @@ class AuditValidationTest {
      */
     @Test
     void stubbornMutantsWithMoreRuns() throws IOException {
-        Files.createDirectories(OUT);
-        StringBuilder csv = new StringBuilder(row("algorithm", "design", "mutant", "epsilon", "runs", "epsilon_lower",
-                "epsilon_lower_honest", "honest_flagged", "cp_flags", "ledger_flags"));
         Object[][] cases = {{"dp-sgd", "aligned-full-batch", Mutation.HALF_RATE_ACCOUNTING, 4.0, 1_000_000},
             {"prox-sgd", "isolated-poisson", Mutation.HALF_NOISE, 4.0, 100_000},
             {"prox-sgd", "isolated-poisson", Mutation.HALF_NOISE, 1.0, 100_000}};
-        for (Object[] c : cases) {
-            Audits.Design d = Audits.design((String) c[0], (String) c[1]);
-            double eps = (Double) c[3];
-            int n = (Integer) c[4];
-            AuditResult h = audit(d, eps, Mutation.NONE, n);
-            AuditResult r = audit(d, eps, (Mutation) c[2], n);
-            csv.append(row(c[0], c[1], ((Mutation) c[2]).cliName(), eps, n, r.epsilonLower(), h.epsilonLower(),
-                    h.flagged(), !r.passed(), !r.ledgerConsistent()));
-            assertFalse(h.flagged(), "honest flagged: " + h);
-            assertTrue(r.flagged(), "mutant not flagged: " + r);
-        }
-        Files.writeString(OUT.resolve("mutants-large.csv"), csv);
+        mutantsNextToTheirHonestAudits(cases, "mutants-large.csv");
     }
 
     /** The plots of validation/auditing.md, made by the CLI itself (the commands are recorded there). */
@@ -231,5 +203,27 @@ class AuditValidationTest {
             assertEquals(0, cl.execute(args.toArray(String[]::new)), err.toString());
             System.out.println(out.toString().strip());
         }
+    }
+
+    /**
+     * Each case {algorithm, design, mutant, ε, runs}: the honest audit must pass and the mutant be flagged
+     * at that size; both ε_lower go to the CSV file.
+     */
+    private static void mutantsNextToTheirHonestAudits(Object[][] cases, String file) throws IOException {
+        Files.createDirectories(OUT);
+        StringBuilder csv = new StringBuilder(row("algorithm", "design", "mutant", "epsilon", "runs", "epsilon_lower",
+                "epsilon_lower_honest", "honest_flagged", "cp_flags", "ledger_flags"));
+        for (Object[] c : cases) {
+            Audits.Design d = Audits.design((String) c[0], (String) c[1]);
+            double eps = (Double) c[3];
+            int n = (Integer) c[4];
+            AuditResult h = audit(d, eps, Mutation.NONE, n);
+            AuditResult r = audit(d, eps, (Mutation) c[2], n);
+            csv.append(row(c[0], c[1], ((Mutation) c[2]).cliName(), eps, n, r.epsilonLower(), h.epsilonLower(),
+                    h.flagged(), !r.passed(), !r.ledgerConsistent()));
+            assertFalse(h.flagged(), "honest flagged: " + h);
+            assertTrue(r.flagged(), "mutant not flagged: " + r);
+        }
+        Files.writeString(OUT.resolve(file), csv);
     }
 }
