@@ -209,6 +209,14 @@ public final class SparkBenchSuite implements BenchSuite {
     private static void cached(SparkSession spark, DistributedData dist, SideResults r, PrintWriter progress) {
         long mem = 0;
         long disk = 0;
+        // the storage info is read from the status store, which the listener bus fills asynchronously: wait
+        // until the cached blocks' updates have arrived (read right after the caching job, some had not)
+        try {
+            spark.sparkContext().listenerBus().waitUntilEmpty(30_000L);
+        } catch (java.util.concurrent.TimeoutException e) {
+            progress.println("spark bench: Spark's listener bus did not drain in 30 s; the cache sizes below may be "
+                    + "incomplete");
+        }
         for (org.apache.spark.storage.RDDInfo info : spark.sparkContext().getRDDStorageInfo()) {
             if (info.id() == dist.blocks().id()) {
                 mem += info.memSize();
