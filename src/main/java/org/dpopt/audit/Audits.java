@@ -83,7 +83,7 @@ public final class Audits {
                 e -> MultiCanaryAudits.pgMirrorDescent(e, 1, MultiCanaryAudits.MIRROR_K, "multi-canary-one-part"));
         add("pg-mirror-descent", "multi-canary-parts", FamilyAudits.MIRROR_MUTANTS, MultiCanaryAudits::pgMirrorDescent);
         add("pg-mirror-descent", "zero-out", FamilyAudits.MIRROR_MUTANTS, FamilyAudits::pgMirrorDescent);
-        add("objective-perturbation", "multi-canary-sensitivity-bound", Set.of(Mutation.HALF_NOISE),
+        add("objective-perturbation", "multi-canary-sensitivity-bound", gauss,
                 e -> MultiCanaryAudits.objectivePerturbation(e, false));
         add("objective-perturbation", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
                 MultiCanaryAudits::objectivePerturbationCurvature, SMALL_EPSILON);
@@ -93,7 +93,7 @@ public final class Audits {
                 e -> MultiCanaryAudits.objectivePerturbation(e, true));
         add("objective-perturbation-svrg", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
                 MultiCanaryAudits::objectivePerturbationSvrgCurvature, SMALL_EPSILON);
-        add("objective-perturbation-svrg", "sensitivity-bound", FamilyAudits.SVRG_MUTANTS,
+        add("objective-perturbation-svrg", "sensitivity-bound", FamilyAudits.OBJPERT_MUTANTS,
                 e -> FamilyAudits.objectivePerturbation(e, true));
         add("noisy-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::noisyFrankWolfe);
         add("noisy-frank-wolfe", "one-step", FamilyAudits.RNM_MUTANTS, FamilyAudits::noisyFrankWolfe);

@@ -197,14 +197,12 @@ final class MultiCanaryAudits {
                 Canaries.onAxes(d, 1, k, 1.0, FAR, 1.0), Canaries.axes(d, 1, k, 1),
                 "canary x_j = e_(1+j), y = 1e6 (derivative -L) replacing y = -1e6 (+L)");
         String name = svrg ? "objective-perturbation-svrg" : "objective-perturbation";
-        Set<Mutation> mutants = svrg ? Set.of(Mutation.HALF_NOISE, Mutation.HALF_SENSITIVITY)
-                : Set.of(Mutation.HALF_NOISE);
         return new AuditTarget(name, "multi-canary-sensitivity-bound", PrivacyBudget.of(epsilon, 1e-5), pair,
                 FamilyAudits.HUBER, ConvexSets.unconstrained(),
                 (m, o) -> svrg ? ApproximateObjectivePerturbation.builder().lambda(SVRG_LAMBDA).objectiveShare(SVRG_SHARE)
                         .earlyStop(true).mutation(m).observer(o).build()
                         : ObjectivePerturbation.builder().lambda(0.05).mutation(m).observer(o).build(),
-                Statistics.canaryProjection(1), mutants, BASIC_REPLACE, BASIC_REPLACE,
+                Statistics.canaryProjection(1), FamilyAudits.GAUSSIAN_MUTANTS, BASIC_REPLACE, BASIC_REPLACE,
                 "n = " + (10 + k) + ", lambda = " + (svrg ? SVRG_LAMBDA + ", objective share " + SVRG_SHARE
                         + ", early stop" : "0.05") + "; " + k + " canaries per run; the released model's w_(1+j) "
                         + "(black-box)");

@@ -13,8 +13,10 @@ public enum Mutation {
     /** Every noise draw at half its standard deviation (or Laplace scale) while the full one is recorded. */
     HALF_NOISE("half-noise"),
     /**
-     * Every Gaussian release is noised (and reported to the release observer) with half the sensitivity
-     * its caller states: the bug of a sensitivity computed for the wrong relation or bound.
+     * Every release is noised with half the sensitivity its caller states: the bug of a sensitivity
+     * computed for the wrong relation or bound. A Gaussian release is noised (and reported to the
+     * release observer) at Δ/2; objective-perturbation noise, whose σ is proportional to the per-record
+     * gradient bound, at σ/2.
      */
     HALF_SENSITIVITY("half-sensitivity"),
     /** DP-SGD family: per-example gradients are not clipped. */

@@ -193,12 +193,15 @@ public final class PrivateRun {
 
     /**
      * Objective-perturbation noise: out ← out + N(0, σ²I), recorded as {@code event} (the mechanism's
-     * guarantee, e.g. an (ε, δ) event from the perturbation theorem). Modified: out.
+     * guarantee, e.g. an (ε, δ) event from the perturbation theorem). σ is proportional to the per-record
+     * gradient bound it is calibrated for, so the {@code half-sensitivity} mutant, like {@code half-noise},
+     * draws at σ/2. Modified: out.
      */
     public void objectiveNoise(DMatrixRMaj out, double sigma, DpEvent event) {
         Checks.notNull("event", event);
         open();
-        noise.addObjectiveNoise(out, mutation() == Mutation.HALF_NOISE ? 0.5 * sigma : sigma);
+        boolean halved = mutation() == Mutation.HALF_NOISE || mutation() == Mutation.HALF_SENSITIVITY;
+        noise.addObjectiveNoise(out, halved ? 0.5 * sigma : sigma);
         ledgers.peek().record(event);
     }
 
