@@ -11,8 +11,8 @@ import org.dpopt.optim.smoothing.ProxSgd;
 final class ProxSgdSpec extends AlgorithmSpec {
 
     ProxSgdSpec() {
-        super("prox-sgd", "A_ProxGD: noisy SGD on the Moreau envelope, prox by inner subgradient descent (BFTT19 "
-                + "preset with --radius only; practical DP-SGD otherwise)", SGD_HINT,
+        super("prox-sgd", "A_ProxGD: noisy SGD on the Moreau envelope (BFTT19 preset with --radius only, prox by inner "
+                + "subgradient descent; practical DP-SGD otherwise, prox by bisection for GLL losses)", SGD_HINT,
                 FlagTable.of(SgdFlags.schedule("5 (practical mode)", true))
                         .and(Flag.RADIUS, "none; given alone it selects the BFTT19 preset").and(Flag.ACCOUNTANT, "pld"));
     }

@@ -93,6 +93,8 @@ public enum Param {
      * of a one-dimensional bisection prox, or the stochastic steps of one SVRG epoch.
      */
     INNER_STEPS("inner_steps", Kind.INTEGER),
+    /** How a Moreau prox is solved: "subgradient" (inner descent) or "bisection" (one-dimensional, for GLLs). */
+    INNER_PROX("inner_prox", Kind.TEXT),
     /** α, the accuracy a smoothing oracle's gradient is computed to. */
     SMOOTHING_ACCURACY("smoothing_accuracy", Kind.REAL),
     /** e, the guaranteed ℓ2 error of one inexact (smoothed) per-example gradient, charged to the sensitivity. */

@@ -5,6 +5,7 @@ import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.linalg.Checks;
+import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
@@ -20,7 +21,9 @@ import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.sgd.Bftt19Sgd;
 import org.dpopt.optim.sgd.NoisySgd;
+import org.dpopt.oracle.GllBisectionProx;
 import org.dpopt.oracle.MoreauEnvelopeOracle;
+import org.dpopt.oracle.SmoothedLoss;
 
 /**
  * A_ProxGD: noisy SGD on the Moreau envelope f_β of a non-smooth convex loss, each per-example gradient
@@ -44,12 +47,31 @@ import org.dpopt.oracle.MoreauEnvelopeOracle;
  * α = L/n, τ ≈ 16n², which makes the method super-linear (the reason Phased-SGD with the bisection prox
  * exists); the default α = L/√n (τ ≈ 16n) is a documented relaxation that voids the inexact-gradient
  * stability term of the utility proof ({@code theory-notes/moreau-smoothing.md §4}) but not privacy.
+ * In practical mode a generalized linear loss φ(⟨w, x⟩, y) is smoothed instead by the one-dimensional
+ * bisection prox ({@link GllBisectionProx}, {@link InnerProx#AUTO}): φ's scalar envelope with parameter
+ * β/R² (R the row-norm bound) is β-smooth in w, L-Lipschitz and within L²/(2β) of the loss, the same
+ * bounds as the envelope in w, and its gradient is computed to the paper's accuracy α = L/n in
+ * ⌈log₂(2n)⌉ + 2 scalar calls: linear in n instead of quadratic ({@code theory-notes/moreau-smoothing.md
+ * §5}). The inner solver changes utility and cost only: every smoothed gradient is clipped to C before
+ * the noisy sum, whatever computed it.
  *
  * <p>Reference: Bassily, Feldman, Talwar, Thakurta, "Private Stochastic Convex Optimization with
  * Optimal Rates", NeurIPS 2019, arXiv:1908.09970, §4.
  */
 public final class ProxSgd implements PrivateOptimizer {
+    /** How the per-example prox is solved. */
+    public enum InnerProx {
+        /**
+         * The bisection prox for a generalized linear loss when practical DP-SGD is wrapped; the inner
+         * subgradient solve otherwise (the paper preset, any other loss).
+         */
+        AUTO,
+        /** Always the inner subgradient solve ({@link MoreauEnvelopeOracle}), as in BFTT19. */
+        SUBGRADIENT
+    }
+
     private final PrivateOptimizer base;
+    private final InnerProx innerProx;
     private final double smoothness; // NaN: stability limit
     private final double relativeAccuracy; // α/L; NaN: 1/√n
     private final double comparatorRadius; // NaN: √d
@@ -60,6 +82,7 @@ public final class ProxSgd implements PrivateOptimizer {
         this.smoothness = b.smoothness;
         this.relativeAccuracy = b.relativeAccuracy;
         this.comparatorRadius = b.comparatorRadius;
+        this.innerProx = b.innerProx;
     }
 
     /** A builder: BFTT19 paper preset of noisy SGD, β at the stability limit, α = L/√n. */
@@ -80,10 +103,13 @@ public final class ProxSgd implements PrivateOptimizer {
     /**
      * The resolved smoothing.
      *
-     * @param envelope f_β, the loss the noisy SGD runs on
+     * @param envelope f_β, the loss the noisy SGD runs on ({@link MoreauEnvelopeOracle} or
+     *                 {@link GllBisectionProx})
+     * @param innerSteps the inner iterations of one smoothed gradient: τ subgradient steps, or the
+     *                   K + 2 scalar calls of the bisection at most
      * @param basePlan the wrapped optimizer's plan on the envelope's shape
      */
-    record Plan(MoreauEnvelopeOracle envelope, RunPlan basePlan) {
+    record Plan(SmoothedLoss envelope, int innerSteps, RunPlan basePlan) {
     }
 
     @Override
@@ -109,20 +135,35 @@ public final class ProxSgd implements PrivateOptimizer {
             beta = (lip / dd) * Math.min(Math.sqrt(n / 2.0), budget.epsilon() * n / Math.sqrt(8 * d * li));
             beta *= 1 - 1e-12; // stay on the safe side of noisy SGD's own check after rounding
         }
-        double alpha = (Double.isNaN(relativeAccuracy) ? 1 / Math.sqrt(n) : relativeAccuracy) * lip;
-        MoreauEnvelopeOracle envelope = MoreauEnvelopeOracle.of(loss, lip, beta, alpha, d);
+        boolean bisection = innerProx == InnerProx.AUTO && base instanceof NoisySgd
+                && loss instanceof GeneralizedLinearLoss && !(loss instanceof SmoothedLoss);
+        double alpha = (Double.isNaN(relativeAccuracy) ? (bisection ? 1.0 / n : 1 / Math.sqrt(n)) : relativeAccuracy)
+                * lip;
+        SmoothedLoss envelope;
+        int inner;
+        if (bisection) {
+            double rows = shape.rowNormBound();
+            GllBisectionProx prox = GllBisectionProx.of((GeneralizedLinearLoss) loss, beta / (rows * rows), alpha / rows);
+            envelope = prox;
+            inner = prox.maxSubgradientCalls();
+        } else {
+            MoreauEnvelopeOracle moreau = MoreauEnvelopeOracle.of(loss, lip, beta, alpha, d);
+            envelope = moreau;
+            inner = moreau.innerSteps();
+        }
         RunPlan basePlan = base.plan(shape.withLoss(envelope), budget);
         RunParameters params = basePlan.parameters().toBuilder()
                 .put(Param.SMOOTHNESS, beta)
                 .put(Param.SMOOTHING_ACCURACY, alpha)
-                .put(Param.INNER_STEPS, envelope.innerSteps())
+                .put(Param.INNER_STEPS, inner)
+                .put(Param.INNER_PROX, bisection ? "bisection" : "subgradient")
                 .build();
         return RunPlan.builder(name(), shape)
                 .privacy(basePlan.statement(), basePlan.relation(), basePlan.accountant(), budget)
                 .parameters(params)
                 .budgetBinding(basePlan.budgetBinding())
                 .exactSizeRequired(basePlan.exactSizeRequired())
-                .detail(new Plan(envelope, basePlan))
+                .detail(new Plan(envelope, inner, basePlan))
                 .build();
     }
 
@@ -148,7 +189,7 @@ public final class ProxSgd implements PrivateOptimizer {
                 }
             }
             diag = b.put(Diagnostic.INNER_GRADIENT_EVALUATIONS,
-                    diag.get(Diagnostic.GRADIENT_EVALUATIONS) * p.envelope().innerSteps()).build();
+                    diag.get(Diagnostic.GRADIENT_EVALUATIONS) * p.innerSteps()).build();
         }
         return new OptimizationResult(r.solution(), r.privacy(), plan, r.ledger(), r.noise(), diag);
     }
@@ -156,7 +197,7 @@ public final class ProxSgd implements PrivateOptimizer {
     @Override
     public String toString() {
         return "ProxSgd(base=" + base + ", smoothness=" + smoothness + ", relativeAccuracy=" + relativeAccuracy
-                + ", comparatorRadius=" + comparatorRadius + ")";
+                + ", comparatorRadius=" + comparatorRadius + ", innerProx=" + innerProx + ")";
     }
 
     /**
@@ -169,8 +210,15 @@ public final class ProxSgd implements PrivateOptimizer {
         private double smoothness = Double.NaN;
         private double relativeAccuracy = Double.NaN;
         private double comparatorRadius = Double.NaN;
+        private InnerProx innerProx = InnerProx.AUTO;
 
         private Builder() {
+        }
+
+        /** How the per-example prox is solved (default {@link InnerProx#AUTO}). */
+        public Builder innerProx(InnerProx p) {
+            this.innerProx = Checks.notNull("innerProx", p);
+            return this;
         }
 
         /**
@@ -194,7 +242,10 @@ public final class ProxSgd implements PrivateOptimizer {
             return this;
         }
 
-        /** α/L &gt; 0, the inner accuracy relative to L (default 1/√n; the paper's is 1/n). */
+        /**
+         * α/L &gt; 0, the inner accuracy relative to L (default: the paper's 1/n with the bisection prox,
+         * 1/√n with the subgradient solve).
+         */
         public Builder relativeAccuracy(double a) {
             this.relativeAccuracy = Checks.positive("relativeAccuracy", a);
             return this;

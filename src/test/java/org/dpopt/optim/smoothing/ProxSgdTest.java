@@ -24,6 +24,7 @@ import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.sgd.Bftt19Sgd;
+import org.dpopt.oracle.GllBisectionProx;
 import org.dpopt.oracle.MoreauEnvelopeOracle;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Nested;
@@ -73,7 +74,7 @@ class ProxSgdTest {
         Problem p = problem(800);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
         RunPlan plan = ProxSgd.builder().build().plan(p.shape(), b);
-        MoreauEnvelopeOracle env = plan.detail(ProxSgd.Plan.class).envelope();
+        MoreauEnvelopeOracle env = (MoreauEnvelopeOracle) plan.detail(ProxSgd.Plan.class).envelope();
         double limit = Math.min(Math.sqrt(400), 800 / Math.sqrt(8 * 4 * Math.log(1e5)));
         assertEquals(limit, env.beta(), 1e-9 * limit);
         assertTrue(env.beta() <= limit);
@@ -88,7 +89,7 @@ class ProxSgdTest {
         assertEquals(plan.parameters().real(Param.NOISE_MULTIPLIER),
                 plan.detail(ProxSgd.Plan.class).basePlan().parameters().real(Param.NOISE_MULTIPLIER), 0.0);
         ProxSgd.Plan paper = detail(ProxSgd.builder().relativeAccuracy(1.0 / 800).build(), p, b);
-        assertEquals(16L * 800 * 800 - 1, paper.envelope().innerSteps());
+        assertEquals(16L * 800 * 800 - 1, paper.innerSteps());
     }
 
     @Test
@@ -121,13 +122,73 @@ class ProxSgdTest {
         Problem p = Problem.of(problem(500).data(), Losses.absolute());
         PrivacyBudget b = PrivacyBudget.of(2, 1e-5);
         NoisySgd sgd = NoisySgd.builder().epochs(2).batchSize(50).learningRate(0.5).build();
-        ProxSgd opt = ProxSgd.builder().noisySgd(sgd).relativeAccuracy(0.5).smoothness(10).build();
+        ProxSgd opt = ProxSgd.builder().noisySgd(sgd).relativeAccuracy(0.5).smoothness(10)
+                .innerProx(ProxSgd.InnerProx.SUBGRADIENT).build();
         OptimizationResult r = opt.optimize(p, b, Rngs.seeded(2));
         assertEquals(DpEvents.normalize(sgd.privacyEvent(p, b)), r.ledger());
         assertEquals(10.0, r.parameters().real(Param.SMOOTHNESS));
         assertEquals(63.0, r.parameters().real(Param.INNER_STEPS));
+        assertEquals("subgradient", r.parameters().get(Param.INNER_PROX));
         assertEquals(0.5, r.parameters().real(Param.LEARNING_RATE));
         assertEquals(50.0, r.parameters().real(Param.BATCH_SIZE));
+    }
+
+    /**
+     * Practical mode on a GLL: the bisection prox of φ's scalar envelope with parameter β/R², to the
+     * paper's accuracy L/n in ⌈log₂(2n)⌉ + 2 calls; the same privacy event as the subgradient solve.
+     */
+    @Test
+    void practicalModeOnAGllUsesTheBisectionProx() {
+        Problem p = Problem.of(problem(500).data(), Losses.hinge());
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-5);
+        NoisySgd sgd = NoisySgd.builder().epochs(2).batchSize(50).build();
+        ProxSgd opt = ProxSgd.builder().noisySgd(sgd).smoothness(10).build();
+        RunPlan plan = opt.plan(p.shape(), b);
+        ProxSgd.Plan detail = plan.detail(ProxSgd.Plan.class);
+        GllBisectionProx prox = (GllBisectionProx) detail.envelope();
+        double rows = p.shape().rowNormBound();
+        double lip = p.shape().lipschitz();
+        assertEquals(10 / (rows * rows), prox.beta(), 1e-15);
+        assertEquals(10.0, prox.smoothness(rows), 1e-12);
+        assertEquals(lip / 500 / rows, prox.accuracy(), 1e-15);
+        assertEquals(GllBisectionProx.halvings(1, 1.0 / 500) + 2, detail.innerSteps());
+        assertEquals((int) Math.ceil(Math.log(1000) / Math.log(2)) + 2, detail.innerSteps());
+        assertEquals(detail.innerSteps(), plan.parameters().real(Param.INNER_STEPS));
+        assertEquals("bisection", plan.parameters().get(Param.INNER_PROX));
+        assertEquals(lip / 500, plan.parameters().real(Param.SMOOTHING_ACCURACY), 1e-15);
+        OptimizationResult r = opt.optimize(p, b, Rngs.seeded(3));
+        assertEquals(DpEvents.normalize(sgd.privacyEvent(p, b)), r.ledger());
+        ProxSgd general = ProxSgd.builder().noisySgd(sgd).smoothness(10).innerProx(ProxSgd.InnerProx.SUBGRADIENT)
+                .build();
+        assertEquals(general.privacyEvent(p, b), opt.privacyEvent(p, b));
+        assertEquals(general.plan(p.shape(), b).parameters().real(Param.NOISE_MULTIPLIER),
+                plan.parameters().real(Param.NOISE_MULTIPLIER), 0.0);
+    }
+
+    /**
+     * On rows with ‖x‖ = R the scalar envelope with parameter β/R² is the envelope in w: the bisection
+     * gradient and the inner subgradient solve's agree within the sum of their error bounds.
+     */
+    @Test
+    void bisectionAndSubgradientSolveAgreeOnRowsAtTheBound() {
+        int d = 3;
+        double[][] x = {{0.6, 0.8, 0}, {0, -1, 0}, {0.48, 0.6, -0.64}};
+        Dataset data = Dataset.of(x, new double[] {1, -1, 1}, 1.0);
+        double beta = 4;
+        GllBisectionProx prox = GllBisectionProx.of(Losses.hinge(), beta, 1e-9);
+        MoreauEnvelopeOracle moreau = MoreauEnvelopeOracle.of(Losses.hinge(), 1, beta, 1e-2, d);
+        var bis = prox.newOracle(d, 1.0);
+        DMatrixRMaj w = new DMatrixRMaj(new double[] {0.3, -0.2, 0.5});
+        DMatrixRMaj a = new DMatrixRMaj(d, 1);
+        DMatrixRMaj c = new DMatrixRMaj(d, 1);
+        for (int i = 0; i < 3; i++) {
+            bis.gradient(w, data, i, a);
+            moreau.gradient(w, data, i, c);
+            double tol = prox.derivativeErrorBound() + moreau.errorBound();
+            for (int j = 0; j < d; j++) {
+                assertEquals(c.get(j), a.get(j), tol, "row " + i + " coordinate " + j);
+            }
+        }
     }
 
     /** A run uses a plan made for its loss; a plan for another loss is refused, not silently smoothed. */
@@ -175,6 +236,7 @@ class ProxSgdTest {
         assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().relativeAccuracy(-1));
         assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().comparatorRadius(Double.NaN));
         assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().noisySgd(null));
+        assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().innerProx(null));
         assertThrows(IllegalArgumentException.class, () -> ProxSgd.builder().accountant(
                 new org.dpopt.accounting.BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE)));
     }
