@@ -41,6 +41,14 @@ import org.ejml.data.DMatrixRMaj;
  * the Gaussian mechanism with noise multiplier z = σ/Δ given the past releases, a record influences
  * only the m releases of its round, and iterates are post-processing: the run is
  * Parallel(R × [m × Gaussian(z)]), z calibrated by the accountant (default RDP, replace-one).
+ *
+ * <p>Presets. {@link org.dpopt.optim.Preset#PAPER}: the one pass above with the uniformly random
+ * output iterate. {@link org.dpopt.optim.Preset#PRACTICAL} (default) with an automatic schedule: K =
+ * min(100, n) passes of the same mechanism with one round of one step whose anchor is all n records —
+ * each pass releases the full-batch gradient with Gaussian noise (Δ = 2L/n) and steps with
+ * μ_k = 2/(k + 2); the passes compose, K × Gaussian(z), and the last iterate is released
+ * (theory-notes/frank-wolfe.md §4a). A given rounds / step size / steps-per-round keeps one pass unless
+ * {@link Builder#passes} is given.
  */
 public final class NoisyStochasticFrankWolfe extends OnePassOptimizer {
     private final LpBall domain;
@@ -74,10 +82,10 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer {
         LpBall ball = FrankWolfeSupport.lpBall(domain, shape, name());
         int d = shape.dimension();
         // the ball's diameter 2r is positive, so no floor is needed in the default m
-        OnePassSchedule s = schedule(shape, loss, budget, ball.diameter(d), 0.0);
+        OnePassSchedule s = schedule(shape, loss, budget, ball.diameter(d), 0.0, true);
         double delta = 2 * s.lipschitz() / s.anchor();
         int m = s.steps();
-        double z = calibrate(zz -> roundEvent(zz, m), budget);
+        double z = calibrate(zz -> s.perRecord(roundEvent(zz, m)), budget);
         RunParameters params = parameters(shape, s)
                 .put(Param.NOISE_MULTIPLIER, z)
                 .put(Param.SIGMA, z * delta)
@@ -136,8 +144,7 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer {
         }
 
         @Override
-        void step(boolean more) {
-            double mu = schedule.mu();
+        void step(double mu, boolean more) {
             int d = data.dimension();
             release.release(est, v);
             for (int c = 0; c < d; c++) {

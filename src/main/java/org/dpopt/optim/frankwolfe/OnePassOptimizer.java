@@ -31,11 +31,16 @@ abstract class OnePassOptimizer extends BaseOptimizer {
         this.settings = b.settings();
     }
 
-    /** The configured schedule for a set of ℓ2 diameter {@code diam}, once the loss is checked exact and smooth. */
+    /**
+     * The configured schedule for a set of ℓ2 diameter {@code diam}, once the loss is checked exact and smooth.
+     *
+     * @param multiPassDefault whether the practical preset with an automatic schedule is the multi-pass
+     *                         schedule ({@link OnePassSchedule#multiPass}) rather than one pass
+     */
     final OnePassSchedule schedule(ProblemShape shape, GeneralizedLinearLoss loss, PrivacyBudget budget, double diam,
-            double diamFloor) {
+            double diamFloor, boolean multiPassDefault) {
         OnePassSchedule.requireExactSmoothLoss(loss, settings.accountant(), name());
-        return OnePassSchedule.of(settings, shape, loss, budget.epsilon(), diam, diamFloor);
+        return OnePassSchedule.of(settings, shape, loss, budget.epsilon(), diam, diamFloor, multiPassDefault);
     }
 
     /** The noise multiplier z at which the accountant certifies the rounds of {@code roundEvent(z)} within the budget. */

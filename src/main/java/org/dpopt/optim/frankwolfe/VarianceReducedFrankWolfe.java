@@ -79,10 +79,10 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
         Polytope set = FrankWolfeSupport.polytope(domain, shape, name());
         int d = shape.dimension();
-        OnePassSchedule s = schedule(shape, loss, budget, set.diameter(d), 1e-300);
+        OnePassSchedule s = schedule(shape, loss, budget, set.diameter(d), 1e-300, false);
         double delta = 2 * s.lipschitz() * set.maxVertexNorm2(d) / s.anchor();
         int m = s.steps();
-        double eps0 = 1 / calibrate(zz -> FrankWolfeSupport.pureSelections(1 / zz, m), budget);
+        double eps0 = 1 / calibrate(zz -> s.perRecord(FrankWolfeSupport.pureSelections(1 / zz, m)), budget);
         ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
         RunParameters params = parameters(shape, s)
                 .put(Param.EPSILON_PER_STEP, eps0)
@@ -136,8 +136,7 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
         }
 
         @Override
-        void step(boolean more) {
-            double mu = schedule.mu();
+        void step(double mu, boolean more) {
             set.scores(est, scores);
             int j = selector.select(scores, count);
             if (more) {
