@@ -51,6 +51,12 @@ import org.ejml.data.DMatrixRMaj;
  * {@link Builder#passes} is given.
  */
 public final class NoisyStochasticFrankWolfe extends OnePassOptimizer {
+    /**
+     * K of the practical preset: min(100, n) full-batch passes (fitted on validation splits of the public
+     * datasets, theory-notes/defaults.md).
+     */
+    static final int PRACTICAL_PASSES = 100;
+
     private final LpBall domain;
 
     private NoisyStochasticFrankWolfe(Builder b) {
@@ -82,7 +88,7 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer {
         LpBall ball = FrankWolfeSupport.lpBall(domain, shape, name());
         int d = shape.dimension();
         // the ball's diameter 2r is positive, so no floor is needed in the default m
-        OnePassSchedule s = schedule(shape, loss, budget, ball.diameter(d), 0.0, true);
+        OnePassSchedule s = schedule(shape, loss, budget, ball.diameter(d), 0.0, PRACTICAL_PASSES);
         double delta = 2 * s.lipschitz() / s.anchor();
         int m = s.steps();
         double z = calibrate(zz -> s.perRecord(roundEvent(zz, m)), budget);

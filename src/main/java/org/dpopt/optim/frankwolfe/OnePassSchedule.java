@@ -52,11 +52,11 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
      * @throws IllegalArgumentException if not even b₀ = 1 fits n records
      */
     static OnePassSchedule of(OnePassSettings settings, ProblemShape shape, GeneralizedLinearLoss loss, double epsilon,
-            double diam, double diamFloor, boolean multiPassDefault) {
+            double diam, double diamFloor, int practicalPasses) {
         double lip = loss.scalarLipschitz() * shape.rowNormBound();
-        if (multiPassDefault && settings.preset() == Preset.PRACTICAL && settings.rounds() == 0
+        if (practicalPasses > 0 && settings.preset() == Preset.PRACTICAL && settings.rounds() == 0
                 && Double.isNaN(settings.stepSize()) && settings.stepsPerRound() == 0) {
-            return multiPass(settings, shape, lip);
+            return multiPass(settings, shape, lip, practicalPasses);
         }
         return onePass(settings, shape, loss, epsilon, diam, diamFloor, lip);
     }
@@ -65,25 +65,14 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
      * The practical schedule: K passes of the one-pass mechanism with a single round of a single step,
      * whose anchor batch is all n records (so the estimate of each pass is the full-batch gradient at the
      * current iterate), and the classic step 2/(k + 2): full-batch private Frank–Wolfe with one release
-     * per pass. K = {@link #practicalPasses} unless given.
+     * per pass. K = the given passes, else min(practicalPasses, n) (the optimizer's fitted constant).
      */
-    static OnePassSchedule multiPass(OnePassSettings settings, ProblemShape shape, double lip) {
+    static OnePassSchedule multiPass(OnePassSettings settings, ProblemShape shape, double lip, int practicalPasses) {
         int n = shape.size();
-        int k = settings.passes() > 0 ? settings.passes() : practicalPasses(shape);
+        int k = settings.passes() > 0 ? settings.passes() : Math.min(practicalPasses, n);
         int block = settings.shuffleBlock() > 0 ? settings.shuffleBlock() : RecordOrder.blockFor(n);
         return new OnePassSchedule(1, 1, 1.0, n, 1, lip, settings.shuffle(), block, true, k, true);
     }
-
-    /**
-     * The practical pass count K = {@value #PRACTICAL_PASSES}, at most n (a public constant, fitted on
-     * validation splits of the public datasets; see theory-notes/defaults.md).
-     */
-    static int practicalPasses(ProblemShape shape) {
-        return Math.min(PRACTICAL_PASSES, shape.size());
-    }
-
-    /** The constant of {@link #practicalPasses}. */
-    static final int PRACTICAL_PASSES = 100;
 
     private static OnePassSchedule onePass(OnePassSettings settings, ProblemShape shape, GeneralizedLinearLoss loss,
             double epsilon, double diam, double diamFloor, double lip) {

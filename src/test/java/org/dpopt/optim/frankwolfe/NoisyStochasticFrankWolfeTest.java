@@ -98,7 +98,7 @@ class NoisyStochasticFrankWolfeTest {
         RunPlan plan = sfw.plan(p.shape(), budget);
         NoisyStochasticFrankWolfe.Schedule s = schedule(plan);
         OnePassSchedule o = s.schedule();
-        int k = OnePassSchedule.PRACTICAL_PASSES;
+        int k = NoisyStochasticFrankWolfe.PRACTICAL_PASSES;
         assertEquals(k, o.passes());
         assertEquals(1, o.rounds());
         assertEquals(1, o.steps());
