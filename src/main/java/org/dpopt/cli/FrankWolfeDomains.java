@@ -1,5 +1,7 @@
 package org.dpopt.cli;
 
+import org.dpopt.geometry.ConvexSet;
+import org.dpopt.geometry.ConvexSets;
 import org.dpopt.geometry.LpBall;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.geometry.Polytopes;
@@ -18,12 +20,6 @@ final class FrankWolfeDomains {
     /** Default radius of the polytopes (ℓ1 ball, simplex). */
     static final double DEFAULT_RADIUS = 1.0;
 
-    /**
-     * Default radius of the ℓp balls of noisy-sfw: 3, fitted on validation splits of the public datasets
-     * with the practical multi-pass schedule (theory-notes/defaults.md); radius 1 left the model at the
-     * majority class on all three sets.
-     */
-    static final double DEFAULT_LP_RADIUS = 3.0;
 
     /** The flags of the polytope algorithms, with their defaults. */
     static FlagTable polytopeFlags() {
@@ -32,7 +28,7 @@ final class FrankWolfeDomains {
 
     /** The flags of the ℓp-ball algorithm, with their defaults. */
     static FlagTable lpBallFlags() {
-        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, Double.toString(DEFAULT_LP_RADIUS))
+        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, "sqrt(n eps)/6 (an l2 ball)")
                 .and(Flag.P, "2");
     }
 
@@ -53,8 +49,16 @@ final class FrankWolfeDomains {
         };
     }
 
-    static LpBall lpBall(TrainArgs a) {
-        double r = Checks.positive("--radius", a.or(Flag.RADIUS, DEFAULT_LP_RADIUS));
+    /**
+     * The set of noisy-sfw: with none of --constraint, --radius, --p the problem is unconstrained and the
+     * optimizer uses the ℓ2 ball of its public radius rule √(nε)/6 (its plan reports the radius);
+     * otherwise the ℓp ball (or the ℓ_p̃ ball for {@code l1}) of the given radius, default 1.
+     */
+    static ConvexSet lpBall(TrainArgs a) {
+        if (!a.has(Flag.CONSTRAINT) && !a.has(Flag.RADIUS) && !a.has(Flag.P)) {
+            return ConvexSets.unconstrained();
+        }
+        double r = Checks.positive("--radius", a.or(Flag.RADIUS, DEFAULT_RADIUS));
         String c = a.or(Flag.CONSTRAINT, "lp");
         return switch (c) {
             case "lp" -> new LpBall(a.or(Flag.P, 2.0), r);

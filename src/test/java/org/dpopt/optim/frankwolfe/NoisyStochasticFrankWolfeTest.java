@@ -126,6 +126,27 @@ class NoisyStochasticFrankWolfeTest {
     }
 
     @Test
+    void anUnconstrainedProblemGetsTheL2BallOfThePublicRadiusRule() {
+        UniformRandomProvider rng = Rngs.seeded(9);
+        Dataset data = SparseLogistic.sample(3000, SparseLogistic.wStar(20, 5, 1.0), 5, rng);
+        Problem p = Problem.of(data, Losses.logistic());
+        PrivacyBudget budget = PrivacyBudget.of(2.0, 1e-6);
+        RunPlan plan = NoisyStochasticFrankWolfe.builder().build().plan(p.shape(), budget);
+        double r = Math.sqrt(3000 * 2.0) / 6;
+        assertEquals(new LpBall(2, r), schedule(plan).ball());
+        assertEquals(r, plan.parameters().real(Param.RADIUS), 0);
+        OptimizationResult res = NoisyStochasticFrankWolfe.builder().build().run(p, plan, Rngs.seeded(3));
+        assertTrue(new LpBall(2, r).contains(res.solution(), 1e-9));
+        // a given ball, or the problem's own ball, is used as is
+        Problem inBall = Problem.of(data, Losses.logistic(), new LpBall(1.5, 4.0));
+        assertEquals(new LpBall(1.5, 4.0), schedule(NoisyStochasticFrankWolfe.builder().build()
+                .plan(inBall.shape(), budget)).ball());
+        // any other set is refused as before
+        assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder().build()
+                .plan(Problem.of(data, Losses.logistic(), Polytopes.l1Ball(1)).shape(), budget));
+    }
+
+    @Test
     void givenPassesComposeTheOnePassStatement() {
         Problem p = problem(4000, 30, 1.5, 3);
         PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-6);
