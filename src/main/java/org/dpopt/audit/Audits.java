@@ -101,6 +101,7 @@ public final class Audits {
         add("vr-frank-wolfe", "one-pass", FamilyAudits.RNM_MUTANTS, FamilyAudits::vrFrankWolfe);
         add("noisy-sfw", "multi-canary-one-step", gauss, MultiCanaryAudits::noisySfw);
         add("noisy-sfw", "one-pass", gauss, FamilyAudits::noisySfw);
+        add("noisy-sfw", "full-batch-passes", gauss, FamilyAudits::noisySfwPasses);
     }
 
     private static void add(String algorithm, String name, Set<Mutation> mutants, DoubleFunction<AuditTarget> build) {

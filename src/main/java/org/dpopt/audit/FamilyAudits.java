@@ -13,6 +13,7 @@ import org.dpopt.geometry.Polytopes;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.Losses;
 import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
 import org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe;
 import org.dpopt.optim.frankwolfe.VarianceReducedFrankWolfe;
@@ -144,14 +145,39 @@ final class FamilyAudits {
                 "n = 100, the default schedule; the released iterate's w_1 (black-box)");
     }
 
-    /** {@code noisy-sfw}: n = 100 over the ℓ2 ball, the same canary; black-box, the released iterate's w_1. */
+    /**
+     * {@code noisy-sfw}, the paper preset's one-pass schedule: n = 100 over the ℓ2 ball, the same canary;
+     * black-box, the released iterate's w_1.
+     */
     static AuditTarget noisySfw(double epsilon) {
         NeighbouringPair pair = nullOthersReplaceOne();
         return new AuditTarget("noisy-sfw", "one-pass", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 new LpBall(2, 1.0),
-                (m, o) -> NoisyStochasticFrankWolfe.builder().mutation(m).observer(o).build(),
+                (m, o) -> NoisyStochasticFrankWolfe.builder().preset(Preset.PAPER).mutation(m).observer(o).build(),
                 Statistics.modelProjection(Canaries.axis(D, 1, 1)), GAUSSIAN_MUTANTS, RDP_REPLACE, RDP_REPLACE,
-                "n = 100, the default schedule over the l2 ball; the released iterate's w_1 (black-box)");
+                "n = 100, the paper preset's one-pass schedule over the l2 ball; the released iterate's w_1 "
+                        + "(black-box)");
+    }
+
+    /**
+     * {@code noisy-sfw} with its practical default, K full-batch passes (n = 100, so K = 100 releases): the
+     * same canary over null others, so every release is ∓(L/n)e_1 plus the Gaussian noise whatever the
+     * iterate; white-box, −Σ_t ⟨v_t, e_1⟩ over the K releases, the Neyman–Pearson statistic of the pair.
+     */
+    static AuditTarget noisySfwPasses(double epsilon) {
+        NeighbouringPair pair = nullOthersReplaceOne();
+        return new AuditTarget("noisy-sfw", "full-batch-passes", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
+                new LpBall(2, 1.0),
+                (m, o) -> NoisyStochasticFrankWolfe.builder().mutation(m).observer(o).build(),
+                Statistics.of("release-sum", true, r -> {
+                    double sum = 0;
+                    for (int t = 0; t < r.releases(); t++) {
+                        sum -= r.projections()[t];
+                    }
+                    return sum;
+                }), GAUSSIAN_MUTANTS, RDP_REPLACE, RDP_REPLACE,
+                "n = 100, the practical default (K = 100 full-batch passes); the sum of the canary coordinate "
+                        + "of the K noisy gradients (white-box)");
     }
 
     /**

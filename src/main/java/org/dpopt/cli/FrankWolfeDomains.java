@@ -1,5 +1,7 @@
 package org.dpopt.cli;
 
+import org.dpopt.geometry.ConvexSet;
+import org.dpopt.geometry.ConvexSets;
 import org.dpopt.geometry.LpBall;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.geometry.Polytopes;
@@ -15,8 +17,9 @@ final class FrankWolfeDomains {
     private FrankWolfeDomains() {
     }
 
-    /** Default radius of every Frank–Wolfe constraint set. */
+    /** Default radius of the polytopes (ℓ1 ball, simplex). */
     static final double DEFAULT_RADIUS = 1.0;
+
 
     /** The flags of the polytope algorithms, with their defaults. */
     static FlagTable polytopeFlags() {
@@ -25,14 +28,15 @@ final class FrankWolfeDomains {
 
     /** The flags of the ℓp-ball algorithm, with their defaults. */
     static FlagTable lpBallFlags() {
-        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, Double.toString(DEFAULT_RADIUS))
+        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, "sqrt(n eps)/6 (an l2 ball)")
                 .and(Flag.P, "2");
     }
 
     /** The flags of the one-pass methods (rounds, preset), to append to their set's flags. */
     static FlagTable onePassFlags() {
-        return FlagTable.of(Flag.ROUNDS, "ceil((n eps)^(1/3))")
-                .and(Flag.PRESET, "practical (last iterate; paper: the uniformly random iterate)");
+        return FlagTable.of(Flag.ROUNDS, "ceil((n eps)^(1/3)) in one pass (noisy-sfw practical: 1 per pass)")
+                .and(Flag.PRESET, "practical (last iterate; noisy-sfw: 100 full-batch passes unless --rounds; "
+                        + "paper: one pass, the uniformly random iterate)");
     }
 
     static Polytope polytope(TrainArgs a) {
@@ -45,7 +49,15 @@ final class FrankWolfeDomains {
         };
     }
 
-    static LpBall lpBall(TrainArgs a) {
+    /**
+     * The set of noisy-sfw: with none of --constraint, --radius, --p the problem is unconstrained and the
+     * optimizer uses the ℓ2 ball of its public radius rule √(nε)/6 (its plan reports the radius);
+     * otherwise the ℓp ball (or the ℓ_p̃ ball for {@code l1}) of the given radius, default 1.
+     */
+    static ConvexSet lpBall(TrainArgs a) {
+        if (!a.has(Flag.CONSTRAINT) && !a.has(Flag.RADIUS) && !a.has(Flag.P)) {
+            return ConvexSets.unconstrained();
+        }
         double r = Checks.positive("--radius", a.or(Flag.RADIUS, DEFAULT_RADIUS));
         String c = a.or(Flag.CONSTRAINT, "lp");
         return switch (c) {

@@ -70,7 +70,7 @@ public final class Optimizers {
         return VarianceReducedFrankWolfe.builder();
     }
 
-    /** One-pass noisy stochastic Frank–Wolfe over an ℓp ball ({@code noisy-sfw}). */
+    /** Noisy stochastic Frank–Wolfe over an ℓp ball ({@code noisy-sfw}; by default full-batch passes). */
     public static NoisyStochasticFrankWolfe.Builder noisyStochasticFrankWolfe() {
         return NoisyStochasticFrankWolfe.builder();
     }

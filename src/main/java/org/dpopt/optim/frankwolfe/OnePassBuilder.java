@@ -23,6 +23,7 @@ abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuil
     private PrivacyAccountant accountant;
     private Dataset population;
     private Preset preset = Preset.PRACTICAL;
+    private int passes; // 0: automatic
 
     OnePassBuilder(PrivacyAccountant defaultAccountant) {
         this.accountant = defaultAccountant;
@@ -31,6 +32,16 @@ abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuil
     /** Number of rounds R ≥ 1 (default ⌈(nε)^{1/3}⌉). */
     public B rounds(int r) {
         this.rounds = Checks.atLeastOne("rounds", r);
+        return self();
+    }
+
+    /**
+     * The number of passes K ≥ 1 over the data (default: 1 for the paper preset or a given schedule, the
+     * practical multi-pass rule otherwise). Each pass is the one-pass mechanism on the same
+     * data-independent read order, started from the previous pass's iterate; the K passes compose.
+     */
+    public B passes(int k) {
+        this.passes = Checks.atLeastOne("passes", k);
         return self();
     }
 
@@ -97,6 +108,6 @@ abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuil
     /** The configuration as set so far. */
     OnePassSettings settings() {
         return new OnePassSettings(rounds, stepSize, stepsPerRound, shuffle, shuffleBlock, accountant, population,
-                preset);
+                preset, passes);
     }
 }

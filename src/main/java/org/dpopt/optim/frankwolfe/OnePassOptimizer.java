@@ -31,11 +31,16 @@ abstract class OnePassOptimizer extends BaseOptimizer {
         this.settings = b.settings();
     }
 
-    /** The configured schedule for a set of ℓ2 diameter {@code diam}, once the loss is checked exact and smooth. */
+    /**
+     * The configured schedule for a set of ℓ2 diameter {@code diam}, once the loss is checked exact and smooth.
+     *
+     * @param practicalPasses K &gt; 0: the practical preset with an automatic schedule is the multi-pass
+     *                        schedule ({@link OnePassSchedule#multiPass}) with min(K, n) passes; 0: one pass
+     */
     final OnePassSchedule schedule(ProblemShape shape, GeneralizedLinearLoss loss, PrivacyBudget budget, double diam,
-            double diamFloor) {
+            double diamFloor, int practicalPasses) {
         OnePassSchedule.requireExactSmoothLoss(loss, settings.accountant(), name());
-        return OnePassSchedule.of(settings, shape, loss, budget.epsilon(), diam, diamFloor);
+        return OnePassSchedule.of(settings, shape, loss, budget.epsilon(), diam, diamFloor, practicalPasses);
     }
 
     /** The noise multiplier z at which the accountant certifies the rounds of {@code roundEvent(z)} within the budget. */
@@ -51,12 +56,16 @@ abstract class OnePassOptimizer extends BaseOptimizer {
     /** The plan: the rounds of {@code round} in parallel, the given parameters, exactly n rows. */
     final RunPlan plan(ProblemShape shape, PrivacyBudget budget, OnePassSchedule s, DpEvent round,
             RunParameters parameters, Object detail) {
-        return RunPlan.builder(name(), shape)
+        RunPlan plan = RunPlan.builder(name(), shape)
                 .privacy(s.statement(round), relation(), settings.accountant(), budget)
                 .parameters(parameters)
                 .exactSizeRequired(true)
                 .detail(detail)
                 .build();
+        // the report is cached; computing it now refuses, before any data is read, a statement the
+        // accountant cannot bound (several passes of parallel rounds under advanced composition)
+        plan.report();
+        return plan;
     }
 
     /** Reports the non-private diagnostics at the output (when on) and finishes the run. */

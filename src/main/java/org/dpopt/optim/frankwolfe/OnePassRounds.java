@@ -11,7 +11,7 @@ import org.ejml.data.DMatrixRMaj;
  * The loop the one-pass methods share (theory-notes/frank-wolfe.md §3–4):
  * <pre>
  *   order ← a data-independent read order;  k* ~ Uniform{0, …, Rm − 1}
- *   for r = 1..R  (one part of a parallel composition):
+ *   for pass = 1..K (sequential composition), for r = 1..R  (one part of a parallel composition):
  *       d ← (1/b₀) Σ_{next b₀ records} ∇f(w; z)                     anchor
  *       for t = 1..m:  if this is step k*, out ← w;  step: one release from d, a move of w, and
  *                      (t &lt; m) d ← d + (1/b) Σ_{next b records} [∇f(w_new; z) − ∇f(w_old; z)]
@@ -47,21 +47,25 @@ abstract class OnePassRounds {
         this.order = schedule.order(data.size(), run.rng());
     }
 
-    /** Runs the R rounds, each a part of one parallel composition; returns the output iterate. */
+    /**
+     * Runs the K passes of R rounds; the rounds of a pass are the parts of one parallel composition, and
+     * the passes compose sequentially. Returns the output iterate.
+     */
     final DMatrixRMaj iterate(PrivateRun run) {
         int d = data.dimension();
         long chosen = schedule.lastIterate() ? -1 : run.rng().nextLong(schedule.totalSteps());
         DMatrixRMaj out = new DMatrixRMaj(d, 1);
         long k = 0;
-        try (PrivateRun.Parallel rounds = run.parallel()) {
-            for (int r = 0; r < schedule.rounds(); r++) {
-                rounds.nextPart();
-                anchorGradient();
-                for (int t = 0; t < schedule.steps(); t++, k++) {
-                    if (k == chosen) {
-                        System.arraycopy(w.data, 0, out.data, 0, d);
-                    }
-                    step(t + 1 < schedule.steps());
+        for (int pass = 0; pass < schedule.passes(); pass++) {
+            pos = 0; // every pass reads the same data-independent order once
+            if (!schedule.parallelRounds()) {
+                k = round(k, chosen, out);
+                continue;
+            }
+            try (PrivateRun.Parallel rounds = run.parallel()) {
+                for (int r = 0; r < schedule.rounds(); r++) {
+                    rounds.nextPart();
+                    k = round(k, chosen, out);
                 }
             }
         }
@@ -73,11 +77,23 @@ abstract class OnePassRounds {
         return out;
     }
 
+    /** One round from step k (the global index): its anchor and m steps; returns the next index. */
+    private long round(long k, long chosen, DMatrixRMaj out) {
+        anchorGradient();
+        for (int t = 0; t < schedule.steps(); t++, k++) {
+            if (k == chosen) {
+                System.arraycopy(w.data, 0, out.data, 0, out.numRows);
+            }
+            step(schedule.step(k), t + 1 < schedule.steps());
+        }
+        return k;
+    }
+
     /**
-     * One step: a release computed from {@link #est}, the move of {@link #w}, and, if {@code more}, the
-     * difference batch that carries est to the new iterate.
+     * One step of size mu (at most the schedule's μ): a release computed from {@link #est}, the move of
+     * {@link #w}, and, if {@code more}, the difference batch that carries est to the new iterate.
      */
-    abstract void step(boolean more);
+    abstract void step(double mu, boolean more);
 
     /** The next record of the read order. */
     final int nextRecord() {

@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.ParallelComposedEvent;
 import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.ProblemShape;
@@ -33,9 +35,14 @@ import org.dpopt.sampling.RecordOrder;
  * @param shuffle whether the read order shuffles blocks (false: storage order)
  * @param block rows per shuffled block
  * @param lastIterate release the last iterate (else the iterate at a uniformly random step)
+ * @param passes K ≥ 1, the passes over the data: each is the one-pass mechanism on the same read order,
+ *               started from the previous pass's iterate, so the K passes compose sequentially
+ * @param decaying the step of the k-th step over all passes (k = 0, 1, …) is min(μ, 2/(k + 2)) (the
+ *               classic Frank–Wolfe step) instead of the constant μ; never larger than μ, so every
+ *               sensitivity bound stated with μ holds
  */
 record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, double lipschitz, boolean shuffle,
-        int block, boolean lastIterate) {
+        int block, boolean lastIterate, int passes, boolean decaying) {
 
     /**
      * The schedule for the configured rounds, step size and steps per round (automatic: R = min(n,
@@ -45,10 +52,32 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
      * @throws IllegalArgumentException if not even b₀ = 1 fits n records
      */
     static OnePassSchedule of(OnePassSettings settings, ProblemShape shape, GeneralizedLinearLoss loss, double epsilon,
-            double diam, double diamFloor) {
+            double diam, double diamFloor, int practicalPasses) {
+        double lip = loss.scalarLipschitz() * shape.rowNormBound();
+        if (practicalPasses > 0 && settings.preset() == Preset.PRACTICAL && settings.rounds() == 0
+                && Double.isNaN(settings.stepSize()) && settings.stepsPerRound() == 0) {
+            return multiPass(settings, shape, lip, practicalPasses);
+        }
+        return onePass(settings, shape, loss, epsilon, diam, diamFloor, lip);
+    }
+
+    /**
+     * The practical schedule: K passes of the one-pass mechanism with a single round of a single step,
+     * whose anchor batch is all n records (so the estimate of each pass is the full-batch gradient at the
+     * current iterate), and the classic step 2/(k + 2): full-batch private Frank–Wolfe with one release
+     * per pass. K = the given passes, else min(practicalPasses, n) (the optimizer's fitted constant).
+     */
+    static OnePassSchedule multiPass(OnePassSettings settings, ProblemShape shape, double lip, int practicalPasses) {
+        int n = shape.size();
+        int k = settings.passes() > 0 ? settings.passes() : Math.min(practicalPasses, n);
+        int block = settings.shuffleBlock() > 0 ? settings.shuffleBlock() : RecordOrder.blockFor(n);
+        return new OnePassSchedule(1, 1, 1.0, n, 1, lip, settings.shuffle(), block, true, k, true);
+    }
+
+    private static OnePassSchedule onePass(OnePassSettings settings, ProblemShape shape, GeneralizedLinearLoss loss,
+            double epsilon, double diam, double diamFloor, double lip) {
         int n = shape.size();
         double rn = shape.rowNormBound();
-        double lip = loss.scalarLipschitz() * rn;
         double beta = Math.max(loss.scalarSmoothness() * rn * rn, 1e-300);
         int r = settings.rounds() > 0 ? settings.rounds() : (int) Math.min(n, Math.ceil(Math.cbrt(n * epsilon)));
         double mu = !Double.isNaN(settings.stepSize()) ? settings.stepSize() : 1.0 / r;
@@ -63,8 +92,9 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
         }
         int b = (int) Math.max(1, Math.ceil(b0 * ratio));
         int block = settings.shuffleBlock() > 0 ? settings.shuffleBlock() : RecordOrder.blockFor(b);
+        int k = settings.passes() > 0 ? settings.passes() : 1;
         return new OnePassSchedule(r, m, mu, b0, b, lip, settings.shuffle(), block,
-                settings.preset() == Preset.PRACTICAL);
+                settings.preset() == Preset.PRACTICAL, k, false);
     }
 
     /**
@@ -111,19 +141,24 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
         FrankWolfeSupport.requireReplaceOne(accountant);
     }
 
-    /** R·m, the number of releases (and of candidate output iterates). */
+    /** K·R·m, the number of releases (and of candidate output iterates). */
     long totalSteps() {
-        return (long) rounds * steps;
+        return (long) passes * rounds * steps;
     }
 
-    /** R(b₀ + (m − 1)b), the records the schedule reads, each once. */
+    /** The step of the k-th step over all passes: μ, or min(μ, 2/(k + 2)) for the decaying schedule. */
+    double step(long k) {
+        return decaying ? Math.min(mu, 2.0 / (k + 2)) : mu;
+    }
+
+    /** R(b₀ + (m − 1)b), the records one pass reads, each once. */
     long records() {
         return (long) rounds * (anchor + (long) (steps - 1) * batch);
     }
 
-    /** Per-example gradient evaluations: b₀ per anchor, 2b per difference batch. */
+    /** Per-example gradient evaluations: b₀ per anchor, 2b per difference batch, in each of the K passes. */
     long gradientEvaluations() {
-        return (long) rounds * (anchor + 2L * (steps - 1) * batch);
+        return (long) passes * rounds * (anchor + 2L * (steps - 1) * batch);
     }
 
     /** The data-independent read order of n records. */
@@ -131,17 +166,41 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
         return shuffle ? RecordOrder.blockShuffle(n, block, rng) : RecordOrder.GIVEN.permutation(n, rng);
     }
 
-    /** The statement Parallel(R × round): a record influences the releases of its own round only. */
+    /**
+     * The statement Parallel(R × round) of one pass (a record influences the releases of its own round
+     * only), composed K times when there are K &gt; 1 passes.
+     */
     DpEvent statement(DpEvent round) {
         List<DpEvent> parts = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
             parts.add(round);
         }
-        return new ParallelComposedEvent(parts);
+        DpEvent pass = parallelRounds() ? new ParallelComposedEvent(parts) : round;
+        return passes == 1 ? pass : DpEvents.normalize(new SelfComposedEvent(pass, passes));
+    }
+
+    /**
+     * Whether the rounds of a pass are recorded as a parallel composition: always for a single pass (the
+     * one-pass statement), and for several passes only when a pass has more than one round (a
+     * one-round pass is just that round's event, which every accountant composes).
+     */
+    boolean parallelRounds() {
+        return passes == 1 || rounds > 1;
+    }
+
+    /**
+     * The event the accountant calibrates: a record takes part in one round per pass, so its releases
+     * are K × round (the parallel composition of disjoint rounds costs what one round costs).
+     */
+    DpEvent perRecord(DpEvent round) {
+        return passes == 1 ? round : DpEvents.normalize(new SelfComposedEvent(round, passes));
     }
 
     /** Puts the schedule's public parameters. */
     RunParameters.Builder put(RunParameters.Builder p) {
+        if (passes > 1) {
+            p.put(Param.EPOCHS, passes);
+        }
         return p.put(Param.ROUNDS, rounds)
                 .put(Param.STEPS_PER_ROUND, steps)
                 .put(Param.STEPS, totalSteps())

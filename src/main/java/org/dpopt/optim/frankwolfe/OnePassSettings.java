@@ -16,8 +16,11 @@ import org.dpopt.optim.Preset;
  * @param shuffleBlock rows per shuffled block, or 0
  * @param accountant calibrates and certifies (replace-one)
  * @param population a sample from the population for the non-private {@code population_risk}, or null
- * @param preset PAPER: the uniformly random iterate of the theorem; PRACTICAL: the last iterate
+ * @param preset PAPER: the uniformly random iterate of the theorem; PRACTICAL: the last iterate (and, when
+ *               rounds, step size and steps per round are all automatic, the multi-pass schedule)
+ * @param passes K, the passes over the data, or 0 (automatic: 1 for the paper preset or a given
+ *               schedule, the multi-pass rule of {@link OnePassSchedule} for the practical preset)
  */
 record OnePassSettings(int rounds, double stepSize, int stepsPerRound, boolean shuffle, int shuffleBlock,
-        PrivacyAccountant accountant, Dataset population, Preset preset) {
+        PrivacyAccountant accountant, Dataset population, Preset preset, int passes) {
 }

@@ -46,9 +46,10 @@ import org.ejml.data.DMatrixRMaj;
  * Parallel(R × [m × (ε0, 0)]). ε0 is the largest value the accountant (default: advanced composition,
  * {@link AdvancedCompositionAccountant}) certifies for m steps within (ε, δ).
  *
- * <p>Default schedule: R = min(n, ⌈(nε)^{1/3}⌉), μ = 1/R, m = ⌈L/(βμ·diam₂)⌉ (the difference batches of a
- * round together are about as large as its anchor) but at most what fits n records with b₀ = 1, b₀ the
- * largest size that fits n records.
+ * <p>Default schedule (both presets; the practical one releases the last iterate): R = min(n,
+ * ⌈(nε)^{1/3}⌉), μ = 1/R, m = ⌈L/(βμ·diam₂)⌉ (the difference batches of a round together are about as
+ * large as its anchor) but at most what fits n records with b₀ = 1, b₀ the largest size that fits n
+ * records. {@link Builder#passes} runs several passes of the schedule (theory-notes/frank-wolfe.md §4a).
  */
 public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
     private final Polytope domain;
@@ -79,10 +80,11 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
         Polytope set = FrankWolfeSupport.polytope(domain, shape, name());
         int d = shape.dimension();
-        OnePassSchedule s = schedule(shape, loss, budget, set.diameter(d), 1e-300);
+        // one pass by default: full-batch passes did not help on the validation splits (theory-notes/defaults.md)
+        OnePassSchedule s = schedule(shape, loss, budget, set.diameter(d), 1e-300, 0);
         double delta = 2 * s.lipschitz() * set.maxVertexNorm2(d) / s.anchor();
         int m = s.steps();
-        double eps0 = 1 / calibrate(zz -> FrankWolfeSupport.pureSelections(1 / zz, m), budget);
+        double eps0 = 1 / calibrate(zz -> s.perRecord(FrankWolfeSupport.pureSelections(1 / zz, m)), budget);
         ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
         RunParameters params = parameters(shape, s)
                 .put(Param.EPSILON_PER_STEP, eps0)
@@ -136,8 +138,7 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
         }
 
         @Override
-        void step(boolean more) {
-            double mu = schedule.mu();
+        void step(double mu, boolean more) {
             set.scores(est, scores);
             int j = selector.select(scores, count);
             if (more) {

@@ -14,7 +14,8 @@
  *       <td>advanced composition</td></tr>
  *   <tr><td>{@link org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe}</td><td>BGM21 Alg. 5</td>
  *       <td>Gaussian noise on the same estimate, then the ℓp-ball LMO</td>
- *       <td>Parallel(R × [m × Gaussian(z)])</td><td>RDP</td></tr>
+ *       <td>Parallel(R × [m × Gaussian(z)]) per pass; the practical default: K full-batch passes,
+       K × Gaussian(z)</td><td>RDP</td></tr>
  * </table>
  *
  * <p>Papers: Bassily, Guzmán, Menart, "Differentially Private Stochastic Optimization: New Results in
@@ -28,7 +29,8 @@
  * {@link org.dpopt.optim.core.PrivateRun#gaussian}, and the rounds of the one-pass methods are the parts
  * of a {@link org.dpopt.optim.core.PrivateRun#parallel} composition: they read disjoint segments of a
  * data-independent read order ({@link org.dpopt.sampling.RecordOrder#blockShuffle}), each record at
- * most once. The one-pass methods release the iterate at a uniformly random step; its index is a
+ * most once per pass (several passes, {@code passes(K)}, compose sequentially). The one-pass methods'
+ * paper preset releases the iterate at a uniformly random step; its index is a
  * non-private diagnostic, as are the Frank–Wolfe gap, the training loss and the population risk,
  * computed only when diagnostics are on.
  */

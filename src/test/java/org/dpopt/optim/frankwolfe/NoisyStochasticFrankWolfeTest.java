@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.GaussianEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.ParallelComposedEvent;
@@ -28,6 +30,7 @@ import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.PrivateRun;
@@ -74,11 +77,110 @@ class NoisyStochasticFrankWolfeTest {
         }
     }
 
+    @Nested
+    class PaperContract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
+            return NoisyStochasticFrankWolfe.builder().preset(Preset.PAPER).build();
+        }
+
+        @Override
+        protected Problem problem() {
+            return NoisyStochasticFrankWolfeTest.problem(2000, 10, 1.5, 33);
+        }
+    }
+
+    @Test
+    void practicalDefaultIsFullBatchPassesComposedAndCalibratedTightly() {
+        Problem p = problem(4000, 30, 1.5, 1);
+        PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-6);
+        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().build();
+        RunPlan plan = sfw.plan(p.shape(), budget);
+        NoisyStochasticFrankWolfe.Schedule s = schedule(plan);
+        OnePassSchedule o = s.schedule();
+        int k = NoisyStochasticFrankWolfe.PRACTICAL_PASSES;
+        assertEquals(k, o.passes());
+        assertEquals(1, o.rounds());
+        assertEquals(1, o.steps());
+        assertEquals(4000, o.anchor());
+        assertEquals(2.0 * 1.0 / 4000, s.sensitivity(), 1e-15); // replace-one, full batch: 2L/n
+        double z = s.release().noiseMultiplier();
+        assertEquals(new SelfComposedEvent(new GaussianEvent(z), k), plan.statement());
+        RdpAccountant acc = new RdpAccountant(RdpAccountant.DEFAULT_ORDERS, RdpAccountant.Conversion.IMPROVED,
+                NeighboringRelation.REPLACE_ONE);
+        assertTrue(acc.epsilon(new SelfComposedEvent(new GaussianEvent(z * 0.99), k), 1e-6) > 1.0);
+        assertEquals(k, plan.parameters().real(Param.EPOCHS), 0);
+        assertEquals(1.0, o.step(0), 0);
+        assertEquals(2.0 / 3, o.step(1), 0);
+        assertEquals(2.0 / (k + 1), o.step(k - 1), 1e-15);
+        int[] visits = new int[4000];
+        NoisyStochasticFrankWolfe.iterate(PrivateRun.start(plan, p, Rngs.seeded(7), RunOptions.DEFAULT), s,
+                (e, v) -> ((LpBall) p.domain()).lmo(e, v), i -> visits[i]++);
+        for (int v : visits) {
+            assertEquals(k, v); // each record once per pass
+        }
+        OptimizationResult r = sfw.run(p, plan, Rngs.seeded(2));
+        assertEquals(plan.statement(), r.ledger());
+        assertTrue(r.privacy().epsilon() <= 1.0 * (1 + 1e-9));
+        assertTrue(p.domain().contains(r.solution(), 1e-9));
+    }
+
+    @Test
+    void anUnconstrainedProblemGetsTheL2BallOfThePublicRadiusRule() {
+        UniformRandomProvider rng = Rngs.seeded(9);
+        Dataset data = SparseLogistic.sample(3000, SparseLogistic.wStar(20, 5, 1.0), 5, rng);
+        Problem p = Problem.of(data, Losses.logistic());
+        PrivacyBudget budget = PrivacyBudget.of(2.0, 1e-6);
+        RunPlan plan = NoisyStochasticFrankWolfe.builder().build().plan(p.shape(), budget);
+        double r = Math.sqrt(3000 * 2.0) / 6;
+        assertEquals(new LpBall(2, r), schedule(plan).ball());
+        assertEquals(r, plan.parameters().real(Param.RADIUS), 0);
+        OptimizationResult res = NoisyStochasticFrankWolfe.builder().build().run(p, plan, Rngs.seeded(3));
+        assertTrue(new LpBall(2, r).contains(res.solution(), 1e-9));
+        // a given ball, or the problem's own ball, is used as is
+        Problem inBall = Problem.of(data, Losses.logistic(), new LpBall(1.5, 4.0));
+        assertEquals(new LpBall(1.5, 4.0), schedule(NoisyStochasticFrankWolfe.builder().build()
+                .plan(inBall.shape(), budget)).ball());
+        // any other set is refused as before
+        assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder().build()
+                .plan(Problem.of(data, Losses.logistic(), Polytopes.l1Ball(1)).shape(), budget));
+    }
+
+    @Test
+    void givenPassesComposeTheOnePassStatement() {
+        Problem p = problem(4000, 30, 1.5, 3);
+        PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-6);
+        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().rounds(2).stepSize(0.4).passes(3).build();
+        RunPlan plan = sfw.plan(p.shape(), budget);
+        NoisyStochasticFrankWolfe.Schedule s = schedule(plan);
+        OnePassSchedule o = s.schedule();
+        assertEquals(3, o.passes());
+        assertEquals(0.4, o.step(50), 0); // a given schedule keeps its constant step
+        double z = s.release().noiseMultiplier();
+        DpEvent round = DpEvents.normalize(new SelfComposedEvent(new GaussianEvent(z), o.steps()));
+        assertEquals(new SelfComposedEvent(ParallelComposedEvent.of(round, round), 3), plan.statement());
+        RdpAccountant acc = new RdpAccountant(RdpAccountant.DEFAULT_ORDERS, RdpAccountant.Conversion.IMPROVED,
+                NeighboringRelation.REPLACE_ONE);
+        assertTrue(acc.epsilon(new SelfComposedEvent(new GaussianEvent(z * 0.99), 3L * o.steps()), 1e-6) > 1.0);
+        int[] visits = new int[4000];
+        NoisyStochasticFrankWolfe.iterate(PrivateRun.start(plan, p, Rngs.seeded(7), RunOptions.DEFAULT), s,
+                (e, v) -> ((LpBall) p.domain()).lmo(e, v), i -> visits[i]++);
+        long used = 0;
+        for (int v : visits) {
+            assertTrue(v == 0 || v == 3, "a record is read once per pass or never, but " + v);
+            used += v;
+        }
+        assertEquals(3 * o.records(), used);
+        OptimizationResult r = sfw.run(p, plan, Rngs.seeded(2));
+        assertEquals(plan.statement(), r.ledger());
+        assertTrue(r.privacy().epsilon() <= 1.0 * (1 + 1e-9));
+    }
+
     @Test
     void noiseIsCalibratedTightlyAndSensitivitiesAreEqualized() {
         Problem p = problem(4000, 30, 1.5, 1);
         PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-6);
-        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().build();
+        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().preset(Preset.PAPER).build();
         RunPlan plan = sfw.plan(p.shape(), budget);
         NoisyStochasticFrankWolfe.Schedule s = schedule(plan);
         double z = s.release().noiseMultiplier();
@@ -165,7 +267,8 @@ class NoisyStochasticFrankWolfeTest {
         // (one pass over n = 10⁵ records), so only a halving of the starting gap is required.
         Problem p = problem(100_000, 20, 1.5, 6);
         PrivacyBudget budget = PrivacyBudget.of(100, 1e-6);
-        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().diagnostics(true).build();
+        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().preset(Preset.PAPER).diagnostics(true)
+                .build();
         RunPlan plan = sfw.plan(p.shape(), budget);
         int[] visits = new int[100_000];
         NoisyStochasticFrankWolfe.iterate(PrivateRun.start(plan, p, Rngs.seeded(7), RunOptions.DEFAULT),

@@ -90,6 +90,42 @@ class VarianceReducedFrankWolfeTest {
     }
 
     @Test
+    void passesComposeOneRoundPassesAndParallelRoundsNeedAnAccountantThatNestsThem() {
+        Problem p = sparse(3000, 20, 4);
+        PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-6);
+        VarianceReducedFrankWolfe vr = VarianceReducedFrankWolfe.builder().rounds(1).stepSize(0.25).passes(3).build();
+        RunPlan plan = vr.plan(p.shape(), budget);
+        OnePassSchedule s = schedule(plan).schedule();
+        assertEquals(3, s.passes());
+        double eps0 = plan.parameters().real(Param.EPSILON_PER_STEP);
+        // one round per pass: the statement is 3m pure selections (no parallel composition of one part)
+        assertEquals(new SelfComposedEvent(new EpsilonDeltaEvent(eps0, 0), 3L * s.steps()), plan.statement());
+        assertEquals(3, plan.parameters().real(Param.EPOCHS), 0);
+        // eps0 is the largest the accountant certifies for the 3m selections: 1% more exceeds the budget
+        double over = new org.dpopt.accounting.AdvancedCompositionAccountant(
+                org.dpopt.accounting.NeighboringRelation.REPLACE_ONE).epsilon(
+                new SelfComposedEvent(new EpsilonDeltaEvent(eps0 * 1.01, 0), 3L * s.steps()), 1e-6);
+        assertTrue(over > 1.0, "eps at 1.01 eps0 = " + over);
+        int[] visits = new int[3000];
+        UniformRandomProvider pick = Rngs.seeded(5);
+        VarianceReducedFrankWolfe.iterate(PrivateRun.start(plan, p, Rngs.seeded(7), RunOptions.DEFAULT),
+                schedule(plan), (sc, c) -> pick.nextInt(c), i -> visits[i]++);
+        long used = 0;
+        for (int v : visits) {
+            assertTrue(v == 0 || v == 3, "a record is read once per pass or never, but " + v);
+            used += v;
+        }
+        assertEquals(3 * s.records(), used);
+        OptimizationResult r = vr.run(p, plan, Rngs.seeded(2));
+        assertEquals(plan.statement(), r.ledger());
+        assertTrue(r.privacy().epsilon() <= 1.0 * (1 + 1e-9));
+        // several passes of several rounds: advanced composition does not nest a parallel composition, so
+        // the plan is refused rather than certified by a bound the accountant does not have
+        assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().rounds(3).passes(2)
+                .build().plan(p.shape(), budget));
+    }
+
+    @Test
     void theDefaultScheduleFitsEverySmallDatasetItIsPlannedFor() {
         // the automatic R and m are clamped to what n records hold (heart_scale's n = 216 at eps = 5 once
         // asked for R = 11 rounds of m = 20 steps, 220 records); the paper and practical presets alike
