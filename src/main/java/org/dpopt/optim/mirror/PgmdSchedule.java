@@ -15,9 +15,10 @@ import org.dpopt.geometry.MirrorMap;
  * @param rounds T_out
  * @param phases K, the 𝒜_sc phases per round
  * @param phase the plan of every part
+ * @param lastIterate the practical rule: origin start, output w_{T_out+1} (else random start and w_{t*})
  */
 record PgmdSchedule(MirrorMap map, double radius, double lipschitz, double rho, int rounds, int phases,
-        LocalizedMirrorDescent.PhasePlan phase) {
+        LocalizedMirrorDescent.PhasePlan phase, boolean lastIterate) {
 
     /** T_out·K disjoint parts. */
     int parts() {

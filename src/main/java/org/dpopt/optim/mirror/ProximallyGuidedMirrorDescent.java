@@ -13,6 +13,7 @@ import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
@@ -60,6 +61,15 @@ import org.ejml.data.DMatrixRMaj;
  * their {@link ParallelComposedEvent}, recorded part by part through {@link PrivateRun#parallel()}.
  * Records are labelled and sampled independently of one another, so the plan is valid for any dataset
  * of at most the planned n rows. The random start and t* depend on the rng only.
+ *
+ * <p><b>Presets.</b> {@link Preset#PAPER} is the setting above. {@link Preset#PRACTICAL} (the default)
+ * differs only for a convex loss (declared ρ = 0): it starts at the origin, runs one round of one phase
+ * (T_out = K = 1, unless overridden), so the single part holds all n records, and releases the last
+ * iterate w_{T_out+1} instead of w_{t*} (with T_out = 1 the theorem's w_{t*} would be the start). The
+ * origin is a public constant and the last iterate is a function of the released noisy gradients and of
+ * public step sizes, i.e. post-processing under the same statement; a weakly convex, non-convex loss
+ * keeps the paper's random start (the origin can be a stationary point, as for phase retrieval) and
+ * random output, which its stationarity guarantee needs.
  */
 public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
 
@@ -81,6 +91,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     private final int trajectoryPoints;
     private final PrivacyAccountant accountant;
     private final DMatrixRMaj initialPoint; // null: random
+    private final Preset preset;
 
     private ProximallyGuidedMirrorDescent(Builder b) {
         super("pg-mirror-descent", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
@@ -92,6 +103,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         this.diagnosticIterations = b.diagnosticIterations;
         this.trajectoryPoints = b.trajectoryPoints;
         this.accountant = b.accountant;
+        this.preset = b.preset;
     }
 
     /** A builder (p = 2, automatic T_out and K, RDP accountant). */
@@ -127,13 +139,15 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         if (r < declared) {
             throw Checks.fail("rho", "at least the loss's declared weak convexity " + declared, r);
         }
-        int[] tk = roundsAndPhases(n, d, map.kappa(), c, r, radius, budget);
+        boolean practical = usesPracticalRule(preset, declared);
+        int[] tk = practical ? new int[] {rounds > 0 ? rounds : 1, innerPhases > 0 ? innerPhases : 1}
+                : roundsAndPhases(n, d, map.kappa(), c, r, radius, budget);
         double partSize = n / ((double) tk[0] * tk[1]);
         if (partSize < MIN_PART_SIZE) {
             throw Checks.fail("expected part size n/(rounds*phases)", "at least " + MIN_PART_SIZE, partSize);
         }
         LocalizedMirrorDescent.PhasePlan phase = LocalizedMirrorDescent.plan(partSize, accountant, budget);
-        PgmdSchedule s = new PgmdSchedule(map, radius, c, r, tk[0], tk[1], phase);
+        PgmdSchedule s = new PgmdSchedule(map, radius, c, r, tk[0], tk[1], phase, practical);
         return RunPlan.builder(name(), shape)
                 .privacy(s.statement(), relation(), accountant, budget)
                 .parameters(parameters(shape, s))
@@ -168,6 +182,14 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         return new int[] {tOut, k};
     }
 
+    /**
+     * Whether the practical rule applies: the practical preset for a convex loss (declared weak
+     * convexity 0); otherwise the paper's setting is used.
+     */
+    static boolean usesPracticalRule(Preset preset, double declaredRho) {
+        return preset == Preset.PRACTICAL && declaredRho == 0;
+    }
+
     /** K = ⌈log₂ log₂ m⌉ + 1 for a round of m records (at least 2). */
     static int defaultPhases(double m) {
         double l = Math.log(Math.max(m, 4)) / Math.log(2);
@@ -192,7 +214,8 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
                 .put(Param.CLIP_NORM, s.lipschitz())
                 .put(Param.NOISE_MULTIPLIER, ph.noiseMultiplier())
                 .put(Param.SIGMA, ph.noiseMultiplier() * s.lipschitz())
-                .put(Param.OUTPUT, "random")
+                .put(Param.OUTPUT, s.lastIterate() ? "last" : "random")
+                .put(Param.PRESET, s.lastIterate() ? Preset.PRACTICAL.key() : Preset.PAPER.key())
                 .put(Param.ACCOUNTANT, accountant.name())
                 .build();
     }
@@ -203,11 +226,14 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         int n = plan.shape().size();
         int[][] parts = Partitions.independentLabels(n, s.parts(), run.rng());
-        int tStar = run.rng().nextInt(s.rounds()) + 1;
+        // practical: t* = T_out + 1 is the last iterate (no draw); paper: uniform on 1..T_out
+        int tStar = s.lastIterate() ? s.rounds() + 1 : run.rng().nextInt(s.rounds()) + 1;
         DMatrixRMaj w;
         if (initialPoint != null) {
             w = initialPoint.copy();
             s.map().projectCentredBall(s.radius(), w);
+        } else if (s.lastIterate()) {
+            w = new DMatrixRMaj(s.map().dimension(), 1);
         } else {
             w = randomStart(s.map(), s.radius() / 2, run.rng());
         }
@@ -253,7 +279,9 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     private void diagnose(PrivateRun run, PgmdSchedule s, DMatrixRMaj out, int tStar, Trajectory traj) {
         Problem problem = run.problem();
         run.diagnose(Diagnostic.TRAIN_LOSS, problem.empiricalRisk(out));
-        run.diagnose(Diagnostic.OUTPUT_INDEX, tStar);
+        if (!s.lastIterate()) {
+            run.diagnose(Diagnostic.OUTPUT_INDEX, tStar);
+        }
         if (diagnosticIterations > 0) {
             ProximalStationarity.Result st = ProximalStationarity.compute(problem, s.map(), s.rho(), out,
                     diagnosticIterations);
@@ -290,7 +318,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     @Override
     public String toString() {
         return "ProximallyGuidedMirrorDescent(p=" + p + ", rounds=" + rounds + ", innerPhases=" + innerPhases
-                + ", rho=" + rho + ", accountant=" + accountant.name() + ")";
+                + ", rho=" + rho + ", preset=" + preset.key() + ", accountant=" + accountant.name() + ")";
     }
 
     /** Builder; every setter validates. */
@@ -303,8 +331,19 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         private int trajectoryPoints = 0;
         private PrivacyAccountant accountant = new RdpAccountant();
         private DMatrixRMaj initialPoint;
+        private Preset preset = Preset.PRACTICAL;
 
         private Builder() {
+        }
+
+        /**
+         * {@link Preset#PRACTICAL} (default): for a convex loss, the origin as start, one round of one
+         * phase and the last iterate (see the class comment); {@link Preset#PAPER}: the theorem's random
+         * start, T_out and K, and the uniformly random output round.
+         */
+        public Builder preset(Preset p) {
+            this.preset = Checks.notNull("preset", p);
+            return this;
         }
 
         /**
