@@ -19,7 +19,7 @@ final class PgMirrorDescentSpec extends AlgorithmSpec {
         super("pg-mirror-descent", "BGM21 Alg. 6: proximally guided private stochastic mirror descent (weakly convex "
                 + "or convex, l_p)", "--radius, --rho or --p",
                 FlagTable.of(Flag.P, "2").and(Flag.RADIUS, DEFAULT_RADIUS + ": the l2 ball the iterates live in")
-                        .and(Flag.RHO, "the loss's declared weak convexity; C/(30 R) for a convex loss")
+                        .and(Flag.RHO, "the loss's declared weak convexity; C/(R n) for a convex loss (paper preset: C/(30 R))")
                         .and(Flag.ACCOUNTANT, "pld").and(Flag.PRESET, "practical (convex loss: origin start, one "
                                 + "round, last iterate)"));
     }

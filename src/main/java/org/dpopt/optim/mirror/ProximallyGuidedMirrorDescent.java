@@ -74,9 +74,10 @@ import org.ejml.data.DMatrixRMaj;
 public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
 
     /**
-     * For a convex loss (declared ρ = 0) the default ρ is C/(this·D): a weak proximal pull, so the few
-     * outer rounds a small n allows still move far from the random start (fitted on validation splits of
-     * public datasets; larger ρ left the model near its random start, theory-notes/defaults.md).
+     * For a convex loss (declared ρ = 0) the paper preset's default ρ is C/(this·D): a weak proximal pull, so
+     * the few outer rounds a small n allows still move far from the random start (fitted on validation
+     * splits of public datasets; larger ρ left the model near its random start, theory-notes/defaults.md).
+     * The practical preset uses {@link #practicalConvexRho}.
      */
     public static final double CONVEX_RHO_DIVISOR = 30;
 
@@ -128,10 +129,11 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         }
         double declared = shape.loss().weakConvexity(shape.rowNormBound());
         double r = Double.isNaN(rho) ? declared : rho;
+        boolean practical = usesPracticalRule(preset, declared);
         if (r == 0) {
-            // a convex loss is rho-weakly convex for every rho >= 0: the default C/(CONVEX_RHO_DIVISOR D)
-            // was fitted on validation splits of public data (theory-notes/defaults.md)
-            r = c / (CONVEX_RHO_DIVISOR * radius);
+            // a convex loss is rho-weakly convex for every rho >= 0: both defaults were fitted on validation
+            // splits of public data (theory-notes/defaults.md)
+            r = practical ? practicalConvexRho(c, radius, n) : c / (CONVEX_RHO_DIVISOR * radius);
         }
         if (!(r > 0) || !Double.isFinite(r)) {
             throw Checks.fail("weak convexity rho", "positive and finite", r);
@@ -139,7 +141,6 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         if (r < declared) {
             throw Checks.fail("rho", "at least the loss's declared weak convexity " + declared, r);
         }
-        boolean practical = usesPracticalRule(preset, declared);
         int[] tk = practical ? new int[] {rounds > 0 ? rounds : 1, innerPhases > 0 ? innerPhases : 1}
                 : roundsAndPhases(n, d, map.kappa(), c, r, radius, budget);
         double partSize = n / ((double) tk[0] * tk[1]);
@@ -188,6 +189,22 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
      */
     static boolean usesPracticalRule(Preset preset, double declaredRho) {
         return preset == Preset.PRACTICAL && declaredRho == 0;
+    }
+
+    /**
+     * The practical preset's ρ for a convex loss: C/(D·n). With one round the proximal term 2ρψ(w) is a
+     * ridge penalty towards the origin; C/(D·n) keeps it below the data's own curvature at every n (a
+     * larger ρ such as C/(30 D) shrank the Adult model to the majority class).
+     *
+     * @param lipschitz C
+     * @param radius D
+     * @param n the public dataset size
+     */
+    static double practicalConvexRho(double lipschitz, double radius, int n) {
+        Checks.positive("lipschitz", lipschitz);
+        Checks.positive("radius", radius);
+        Checks.atLeastOne("n", n);
+        return lipschitz / (radius * n);
     }
 
     /** K = ⌈log₂ log₂ m⌉ + 1 for a round of m records (at least 2). */
@@ -376,7 +393,8 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
 
         /**
          * The weak-convexity ρ &gt; 0 to use (default: the loss's declared value; must not be smaller; for a
-         * convex loss, declared ρ = 0, the default is C/(30·D), see {@link #CONVEX_RHO_DIVISOR}).
+         * convex loss, declared ρ = 0, the default is C/(D·n) under the practical preset and C/(30·D) under
+         * the paper preset, see {@link #CONVEX_RHO_DIVISOR}).
          */
         public Builder rho(double r) {
             this.rho = Checks.positive("rho", r);

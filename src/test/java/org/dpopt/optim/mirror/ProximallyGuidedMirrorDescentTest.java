@@ -237,9 +237,16 @@ class ProximallyGuidedMirrorDescentTest {
     void convexLossTakesRhoFromTheDomainOrAsDeclared() {
         Problem pr = Problem.of(Synthetic.logistic(4000, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), Rngs.seeded(2))
                 .data(), Losses.logistic(), ConvexSets.l2Ball(2));
-        // declared rho = 0: the default is C/(30 D) with C = L0 R = 1, D = 2
-        RunParameters p = ProximallyGuidedMirrorDescent.builder().build().plan(pr.shape(), BUDGET).parameters();
+        // declared rho = 0: the paper default is C/(30 D) with C = L0 R = 1, D = 2
+        RunParameters p = ProximallyGuidedMirrorDescent.builder().preset(org.dpopt.optim.Preset.PAPER).build()
+                .plan(pr.shape(), BUDGET).parameters();
         assertEquals(1.0 / 60, p.real(Param.WEAK_CONVEXITY), 1e-12);
+        // the practical default is C/(D n) = 1/(2 * 4000)
+        RunParameters q = ProximallyGuidedMirrorDescent.builder().build().plan(pr.shape(), BUDGET).parameters();
+        assertEquals(1.0 / 8000, q.real(Param.WEAK_CONVEXITY), 1e-15);
+        assertEquals(1.1 / (10 * 455), ProximallyGuidedMirrorDescent.practicalConvexRho(1.1, 10, 455), 1e-15);
+        assertThrows(IllegalArgumentException.class, () -> ProximallyGuidedMirrorDescent.practicalConvexRho(1, 0, 5));
+        assertThrows(IllegalArgumentException.class, () -> ProximallyGuidedMirrorDescent.practicalConvexRho(1, 1, 0));
         // with an explicit rho a convex loss is accepted (it is rho-weakly convex for every rho >= 0)
         DpEvent e = ProximallyGuidedMirrorDescent.builder().rho(0.5).build().privacyEvent(pr, BUDGET);
         assertTrue(e instanceof ParallelComposedEvent);
