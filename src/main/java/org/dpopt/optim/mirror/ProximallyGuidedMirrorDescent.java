@@ -69,7 +69,8 @@ import org.ejml.data.DMatrixRMaj;
  * origin is a public constant and the last iterate is a function of the released noisy gradients and of
  * public step sizes, i.e. post-processing under the same statement; a weakly convex, non-convex loss
  * keeps the paper's random start (the origin can be a stationary point, as for phase retrieval) and
- * random output, which its stationarity guarantee needs.
+ * random output, which its stationarity guarantee needs. The practical preset also caps 𝒜_sc's initial
+ * localization radius at R₀ = min(2C/ρ, 2D), see {@link PgmdSchedule#localizationRadius()}.
  */
 public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
 
@@ -271,7 +272,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         DMatrixRMaj out = tStar == 1 ? w.copy() : null;
         traj.offer(1, w);
         LocalizedMirrorDescent asc = new LocalizedMirrorDescent(s.map());
-        double r0 = 2 * s.lipschitz() / s.rho();
+        double r0 = s.localizationRadius();
         long evaluations = 0;
         try (PrivateRun.Parallel parallel = run.parallel()) {
             for (int t = 1; t <= s.rounds(); t++) {

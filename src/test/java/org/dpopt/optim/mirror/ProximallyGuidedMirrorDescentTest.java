@@ -119,6 +119,19 @@ class ProximallyGuidedMirrorDescentTest {
     }
 
     @Test
+    void practicalLocalizationRadiusIsCappedAtTwiceTheDomainRadius() {
+        // logistic, C = 1, D = 2, n = 4000: practical rho = 1/8000, 2C/rho = 16000, capped at 2D = 4
+        Problem pr = logistic(4000);
+        assertEquals(4.0, schedule(ProximallyGuidedMirrorDescent.builder().build(), pr).localizationRadius(), 0);
+        // paper: 2C/rho with rho = C/(30 D) = 1/60
+        assertEquals(120.0, schedule(ProximallyGuidedMirrorDescent.builder().preset(org.dpopt.optim.Preset.PAPER)
+                .build(), pr).localizationRadius(), 1e-9);
+        // a large declared rho leaves 2C/rho below the cap: 2/1 = 2 < 4
+        assertEquals(2.0, schedule(ProximallyGuidedMirrorDescent.builder().rho(1).build(), pr).localizationRadius(),
+                1e-12);
+    }
+
+    @Test
     void nonConvexLossKeepsThePaperSettingUnderThePracticalPreset() {
         assertTrue(ProximallyGuidedMirrorDescent.usesPracticalRule(org.dpopt.optim.Preset.PRACTICAL, 0));
         assertFalse(ProximallyGuidedMirrorDescent.usesPracticalRule(org.dpopt.optim.Preset.PRACTICAL, 0.5));
