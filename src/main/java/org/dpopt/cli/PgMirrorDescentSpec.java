@@ -19,8 +19,9 @@ final class PgMirrorDescentSpec extends AlgorithmSpec {
         super("pg-mirror-descent", "BGM21 Alg. 6: proximally guided private stochastic mirror descent (weakly convex "
                 + "or convex, l_p)", "--radius, --rho or --p",
                 FlagTable.of(Flag.P, "2").and(Flag.RADIUS, DEFAULT_RADIUS + ": the l2 ball the iterates live in")
-                        .and(Flag.RHO, "the loss's declared weak convexity; C/(30 R) for a convex loss")
-                        .and(Flag.ACCOUNTANT, "pld"));
+                        .and(Flag.RHO, "the loss's declared weak convexity; C/(R n) for a convex loss (paper preset: C/(30 R))")
+                        .and(Flag.ACCOUNTANT, "pld").and(Flag.PRESET, "practical (convex loss: origin start, one "
+                                + "round, last iterate)"));
     }
 
     /** phase-retrieval; the default for binary labels is {@link #CLASSIFICATION_LOSS}. */
@@ -41,7 +42,8 @@ final class PgMirrorDescentSpec extends AlgorithmSpec {
 
     @Override
     PrivateOptimizer build(TrainArgs a) {
-        ProximallyGuidedMirrorDescent.Builder b = ProximallyGuidedMirrorDescent.builder().runOptions(a.runOptions());
+        ProximallyGuidedMirrorDescent.Builder b = ProximallyGuidedMirrorDescent.builder().runOptions(a.runOptions())
+                .preset(a.preset());
         a.ifGiven(Flag.P, b::p);
         a.ifGiven(Flag.RHO, b::rho);
         return b.accountant(Accountants.byName(a.get(Flag.ACCOUNTANT))).build();

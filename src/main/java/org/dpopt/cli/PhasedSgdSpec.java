@@ -16,7 +16,8 @@ final class PhasedSgdSpec extends AlgorithmSpec {
                 + "Thm 6; unconstrained Thm 7 variant without --radius)", "--learning-rate or --radius",
                 FlagTable.of(Flag.RADIUS, "none (unconstrained, comparator radius sqrt(d))")
                         .and(Flag.LEARNING_RATE, "the theorem's step")
-                        .and(Flag.ACCOUNTANT, "basic (exact Gaussian curve per phase); or rdp"));
+                        .and(Flag.ACCOUNTANT, "basic (exact Gaussian curve per phase); or rdp")
+                        .and(Flag.PRESET, "practical (at most 2 phases over all records, last iterate per phase)"));
     }
 
     @Override
@@ -37,7 +38,7 @@ final class PhasedSgdSpec extends AlgorithmSpec {
 
     @Override
     PrivateOptimizer build(TrainArgs a) {
-        PhasedSgd.Builder b = PhasedSgd.builder().runOptions(a.runOptions())
+        PhasedSgd.Builder b = PhasedSgd.builder().runOptions(a.runOptions()).preset(a.preset())
                 .accountant(replaceOneAccountant(a.get(Flag.ACCOUNTANT)));
         a.ifGiven(Flag.LEARNING_RATE, b::baseStepSize);
         return b.build();

@@ -106,7 +106,7 @@ public enum Param {
     // objective perturbation
     /** σ_G, the per-coordinate standard deviation of the random linear term G of a perturbed objective. */
     OBJECTIVE_SIGMA("objective_sigma", Kind.REAL),
-    /** The rule σ_G was calibrated by ("tight" or "kst12"). */
+    /** The rule the noise was calibrated by (objective perturbation: "tight" or "kst12"; phased-sgd: "calibrated" or "paper"). */
     NOISE_RULE("noise_rule", Kind.TEXT),
     /** The ε at which the objective-perturbation theorem is applied (all of ε, or its share). */
     PERTURBATION_EPSILON("perturbation_epsilon", Kind.REAL),

@@ -55,7 +55,7 @@ class GoldenRunsTest {
         out.add(cli("noisy-frank-wolfe", "logistic", bc, null, Map.of()));
         out.add(cli("vr-frank-wolfe", "logistic", bc, null, Map.of("--preset", "paper")));
         out.add(cli("noisy-sfw", "logistic", bc, null, Map.of("--preset", "paper")));
-        out.add(cli("phased-sgd", "hinge", bc, null, Map.of()));
+        out.add(cli("phased-sgd", "hinge", bc, null, Map.of("--preset", "paper")));
         out.add(cli("prox-sgd", "hinge", bc, null, Map.of()));
         out.add(cli("pg-mirror-descent", "phase-retrieval", pr, 1.0, Map.of("--radius", 1.0, "--p", 1.0)));
         out.add(cli("objective-perturbation", "logistic", bc, 20.0, Map.of("--radius", 20.0)));

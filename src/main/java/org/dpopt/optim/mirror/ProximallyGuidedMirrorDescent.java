@@ -13,6 +13,7 @@ import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
@@ -60,13 +61,24 @@ import org.ejml.data.DMatrixRMaj;
  * their {@link ParallelComposedEvent}, recorded part by part through {@link PrivateRun#parallel()}.
  * Records are labelled and sampled independently of one another, so the plan is valid for any dataset
  * of at most the planned n rows. The random start and t* depend on the rng only.
+ *
+ * <p><b>Presets.</b> {@link Preset#PAPER} is the setting above. {@link Preset#PRACTICAL} (the default)
+ * differs only for a convex loss (declared ρ = 0): it starts at the origin, runs one round of one phase
+ * (T_out = K = 1, unless overridden), so the single part holds all n records, and releases the last
+ * iterate w_{T_out+1} instead of w_{t*} (with T_out = 1 the theorem's w_{t*} would be the start). The
+ * origin is a public constant and the last iterate is a function of the released noisy gradients and of
+ * public step sizes, i.e. post-processing under the same statement; a weakly convex, non-convex loss
+ * keeps the paper's random start (the origin can be a stationary point, as for phase retrieval) and
+ * random output, which its stationarity guarantee needs. The practical preset also caps 𝒜_sc's initial
+ * localization radius at R₀ = min(2C/ρ, 2D), see {@link PgmdSchedule#localizationRadius()}.
  */
 public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
 
     /**
-     * For a convex loss (declared ρ = 0) the default ρ is C/(this·D): a weak proximal pull, so the few
-     * outer rounds a small n allows still move far from the random start (fitted on validation splits of
-     * public datasets; larger ρ left the model near its random start, theory-notes/defaults.md).
+     * For a convex loss (declared ρ = 0) the paper preset's default ρ is C/(this·D): a weak proximal pull, so
+     * the few outer rounds a small n allows still move far from the random start (fitted on validation
+     * splits of public datasets; larger ρ left the model near its random start, theory-notes/defaults.md).
+     * The practical preset uses {@link #practicalConvexRho}.
      */
     public static final double CONVEX_RHO_DIVISOR = 30;
 
@@ -81,6 +93,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     private final int trajectoryPoints;
     private final PrivacyAccountant accountant;
     private final DMatrixRMaj initialPoint; // null: random
+    private final Preset preset;
 
     private ProximallyGuidedMirrorDescent(Builder b) {
         super("pg-mirror-descent", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
@@ -92,6 +105,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         this.diagnosticIterations = b.diagnosticIterations;
         this.trajectoryPoints = b.trajectoryPoints;
         this.accountant = b.accountant;
+        this.preset = b.preset;
     }
 
     /** A builder (p = 2, automatic T_out and K, RDP accountant). */
@@ -116,10 +130,11 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         }
         double declared = shape.loss().weakConvexity(shape.rowNormBound());
         double r = Double.isNaN(rho) ? declared : rho;
+        boolean practical = usesPracticalRule(preset, declared);
         if (r == 0) {
-            // a convex loss is rho-weakly convex for every rho >= 0: the default C/(CONVEX_RHO_DIVISOR D)
-            // was fitted on validation splits of public data (theory-notes/defaults.md)
-            r = c / (CONVEX_RHO_DIVISOR * radius);
+            // a convex loss is rho-weakly convex for every rho >= 0: both defaults were fitted on validation
+            // splits of public data (theory-notes/defaults.md)
+            r = practical ? practicalConvexRho(c, radius, n) : c / (CONVEX_RHO_DIVISOR * radius);
         }
         if (!(r > 0) || !Double.isFinite(r)) {
             throw Checks.fail("weak convexity rho", "positive and finite", r);
@@ -127,13 +142,14 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         if (r < declared) {
             throw Checks.fail("rho", "at least the loss's declared weak convexity " + declared, r);
         }
-        int[] tk = roundsAndPhases(n, d, map.kappa(), c, r, radius, budget);
+        int[] tk = practical ? new int[] {rounds > 0 ? rounds : 1, innerPhases > 0 ? innerPhases : 1}
+                : roundsAndPhases(n, d, map.kappa(), c, r, radius, budget);
         double partSize = n / ((double) tk[0] * tk[1]);
         if (partSize < MIN_PART_SIZE) {
             throw Checks.fail("expected part size n/(rounds*phases)", "at least " + MIN_PART_SIZE, partSize);
         }
         LocalizedMirrorDescent.PhasePlan phase = LocalizedMirrorDescent.plan(partSize, accountant, budget);
-        PgmdSchedule s = new PgmdSchedule(map, radius, c, r, tk[0], tk[1], phase);
+        PgmdSchedule s = new PgmdSchedule(map, radius, c, r, tk[0], tk[1], phase, practical);
         return RunPlan.builder(name(), shape)
                 .privacy(s.statement(), relation(), accountant, budget)
                 .parameters(parameters(shape, s))
@@ -168,6 +184,30 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         return new int[] {tOut, k};
     }
 
+    /**
+     * Whether the practical rule applies: the practical preset for a convex loss (declared weak
+     * convexity 0); otherwise the paper's setting is used.
+     */
+    static boolean usesPracticalRule(Preset preset, double declaredRho) {
+        return preset == Preset.PRACTICAL && declaredRho == 0;
+    }
+
+    /**
+     * The practical preset's ρ for a convex loss: C/(D·n). With one round the proximal term 2ρψ(w) is a
+     * ridge penalty towards the origin; C/(D·n) keeps it below the data's own curvature at every n (a
+     * larger ρ such as C/(30 D) shrank the Adult model to the majority class).
+     *
+     * @param lipschitz C
+     * @param radius D
+     * @param n the public dataset size
+     */
+    static double practicalConvexRho(double lipschitz, double radius, int n) {
+        Checks.positive("lipschitz", lipschitz);
+        Checks.positive("radius", radius);
+        Checks.atLeastOne("n", n);
+        return lipschitz / (radius * n);
+    }
+
     /** K = ⌈log₂ log₂ m⌉ + 1 for a round of m records (at least 2). */
     static int defaultPhases(double m) {
         double l = Math.log(Math.max(m, 4)) / Math.log(2);
@@ -192,7 +232,8 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
                 .put(Param.CLIP_NORM, s.lipschitz())
                 .put(Param.NOISE_MULTIPLIER, ph.noiseMultiplier())
                 .put(Param.SIGMA, ph.noiseMultiplier() * s.lipschitz())
-                .put(Param.OUTPUT, "random")
+                .put(Param.OUTPUT, s.lastIterate() ? "last" : "random")
+                .put(Param.PRESET, s.lastIterate() ? Preset.PRACTICAL.key() : Preset.PAPER.key())
                 .put(Param.ACCOUNTANT, accountant.name())
                 .build();
     }
@@ -203,11 +244,14 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         int n = plan.shape().size();
         int[][] parts = Partitions.independentLabels(n, s.parts(), run.rng());
-        int tStar = run.rng().nextInt(s.rounds()) + 1;
+        // practical: t* = T_out + 1 is the last iterate (no draw); paper: uniform on 1..T_out
+        int tStar = s.lastIterate() ? s.rounds() + 1 : run.rng().nextInt(s.rounds()) + 1;
         DMatrixRMaj w;
         if (initialPoint != null) {
             w = initialPoint.copy();
             s.map().projectCentredBall(s.radius(), w);
+        } else if (s.lastIterate()) {
+            w = new DMatrixRMaj(s.map().dimension(), 1);
         } else {
             w = randomStart(s.map(), s.radius() / 2, run.rng());
         }
@@ -228,7 +272,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         DMatrixRMaj out = tStar == 1 ? w.copy() : null;
         traj.offer(1, w);
         LocalizedMirrorDescent asc = new LocalizedMirrorDescent(s.map());
-        double r0 = 2 * s.lipschitz() / s.rho();
+        double r0 = s.localizationRadius();
         long evaluations = 0;
         try (PrivateRun.Parallel parallel = run.parallel()) {
             for (int t = 1; t <= s.rounds(); t++) {
@@ -253,7 +297,9 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     private void diagnose(PrivateRun run, PgmdSchedule s, DMatrixRMaj out, int tStar, Trajectory traj) {
         Problem problem = run.problem();
         run.diagnose(Diagnostic.TRAIN_LOSS, problem.empiricalRisk(out));
-        run.diagnose(Diagnostic.OUTPUT_INDEX, tStar);
+        if (!s.lastIterate()) {
+            run.diagnose(Diagnostic.OUTPUT_INDEX, tStar);
+        }
         if (diagnosticIterations > 0) {
             ProximalStationarity.Result st = ProximalStationarity.compute(problem, s.map(), s.rho(), out,
                     diagnosticIterations);
@@ -290,7 +336,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     @Override
     public String toString() {
         return "ProximallyGuidedMirrorDescent(p=" + p + ", rounds=" + rounds + ", innerPhases=" + innerPhases
-                + ", rho=" + rho + ", accountant=" + accountant.name() + ")";
+                + ", rho=" + rho + ", preset=" + preset.key() + ", accountant=" + accountant.name() + ")";
     }
 
     /** Builder; every setter validates. */
@@ -303,8 +349,19 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         private int trajectoryPoints = 0;
         private PrivacyAccountant accountant = new RdpAccountant();
         private DMatrixRMaj initialPoint;
+        private Preset preset = Preset.PRACTICAL;
 
         private Builder() {
+        }
+
+        /**
+         * {@link Preset#PRACTICAL} (default): for a convex loss, the origin as start, one round of one
+         * phase and the last iterate (see the class comment); {@link Preset#PAPER}: the theorem's random
+         * start, T_out and K, and the uniformly random output round.
+         */
+        public Builder preset(Preset p) {
+            this.preset = Checks.notNull("preset", p);
+            return this;
         }
 
         /**
@@ -337,7 +394,8 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
 
         /**
          * The weak-convexity ρ &gt; 0 to use (default: the loss's declared value; must not be smaller; for a
-         * convex loss, declared ρ = 0, the default is C/(30·D), see {@link #CONVEX_RHO_DIVISOR}).
+         * convex loss, declared ρ = 0, the default is C/(D·n) under the practical preset and C/(30·D) under
+         * the paper preset, see {@link #CONVEX_RHO_DIVISOR}).
          */
         public Builder rho(double r) {
             this.rho = Checks.positive("rho", r);

@@ -15,7 +15,9 @@
  * <p><b>Privacy relation:</b> add/remove-one. Records are split into T_out·K parts by independent
  * uniform labels ({@link org.dpopt.sampling.Partitions#independentLabels}); each part runs one phase of
  * Poisson-subsampled Gaussian steps ({@link org.dpopt.sampling.PoissonSampler#over}) with per-example
- * gradients clipped to the declared Lipschitz bound, and the parts compose in parallel. Derivations and
+ * gradients clipped to the declared Lipschitz bound, and the parts compose in parallel. For a convex
+ * loss the default practical preset uses one part (T_out = K = 1) from the origin and releases the last
+ * iterate; {@code Preset.PAPER} keeps the theorem's setting (theory-notes/defaults.md). Derivations and
  * parameters: {@code theory-notes/mirror-descent.md}; validation: {@code validation/mirror-descent.md}.
  */
 package org.dpopt.optim.mirror;

@@ -26,10 +26,11 @@ import org.dpopt.sampling.RecordOrder;
  * @param lipschitz L, the clip norm of every per-example step
  * @param smoothing the oracle choice
  * @param order the data-independent read order of the records
+ * @param lastIterate whether each phase releases its last iterate (practical preset) instead of its average
  */
 record PhasedSchedule(int[] sizes, double[] steps, double[] sensitivities, double noiseMultiplier, double eta,
         double diameter, boolean constrained, double lipschitz, PhasedSchedule.Smoothing smoothing,
-        RecordOrder order) {
+        RecordOrder order, boolean lastIterate) {
 
     /**
      * The oracle choice: exact gradients of {@code loss}, or the bisection prox.
@@ -55,7 +56,7 @@ record PhasedSchedule(int[] sizes, double[] steps, double[] sensitivities, doubl
     }
 
     /** The planned public parameters (η₁ as the learning rate, σ₁ and Δ₁ of the first release). */
-    RunParameters parameters(ProblemShape shape, String preset, String accountant) {
+    RunParameters parameters(ProblemShape shape, String noise, String preset, String accountant) {
         RunParameters.Builder p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, shape.size())
                 .put(Param.DIMENSION, shape.dimension())
@@ -70,7 +71,8 @@ record PhasedSchedule(int[] sizes, double[] steps, double[] sensitivities, doubl
                 .put(Param.NOISE_MULTIPLIER, noiseMultiplier)
                 .put(Param.SENSITIVITY, sensitivity(0))
                 .put(Param.SIGMA, sigma(0))
-                .put(Param.OUTPUT, "last")
+                .put(Param.OUTPUT, lastIterate ? "last-phase-last-iterate" : "last-phase-average")
+                .put(Param.NOISE_RULE, noise)
                 .put(Param.PRESET, preset)
                 .put(Param.ACCOUNTANT, accountant);
         GllBisectionProx prox = prox();

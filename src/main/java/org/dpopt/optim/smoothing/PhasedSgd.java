@@ -16,6 +16,7 @@ import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.BaseOptimizer;
@@ -60,6 +61,15 @@ import org.ejml.data.DMatrixRMaj;
  * by Δ_i/(2Lη_i)) is available as {@link Noise#PAPER} and refused if the accountant does not certify it.
  * The chunks address records by position, so the planned n must be the number of rows.
  *
+ * <p><b>Presets.</b> {@link Preset#PAPER} is the schedule above. {@link Preset#PRACTICAL} (the default)
+ * keeps η, the step decay η_i = η/4^i, the sensitivities and the calibration, but runs
+ * k = min({@value #PRACTICAL_PHASES}, ⌈log₂ n⌉) phases with n_1 = ⌊n/2⌋ and the last phase taking the
+ * remaining records (so every record is used), and each phase releases its <em>last</em> iterate
+ * u_{n_i} + N(0, σ_i² I) instead of the average. The sensitivity argument bounds every iterate of the
+ * phase by the same Δ_i, so the statement is unchanged; on a few hundred records the later phases of
+ * the paper schedule hold a handful of rows each and only add noise, and the last iterate of a pass
+ * has moved about twice as far as the average for the same noise.
+ *
  * <p>References: Feldman, Koren, Talwar, "Private Stochastic Convex Optimization: Optimal Rates in
  * Linear Time", STOC 2020, arXiv:2005.04763 (Phased-SGD); Bassily, Guzmán, Menart, "Differentially
  * Private Stochastic Optimization: New Results in Convex and Non-Convex Settings", NeurIPS 2021,
@@ -67,6 +77,9 @@ import org.ejml.data.DMatrixRMaj;
  * work for GLLs.
  */
 public final class PhasedSgd extends BaseOptimizer {
+
+    /** The practical preset's number of phases (fewer when ⌈log₂ n⌉ is smaller). */
+    public static final int PRACTICAL_PHASES = 2;
 
     /** Which gradient oracle drives the phases. */
     public enum OracleChoice {
@@ -94,6 +107,7 @@ public final class PhasedSgd extends BaseOptimizer {
     private final double bisectionAccuracy; // NaN: L0/n
     private final RecordOrder order;
     private final PrivacyAccountant accountant;
+    private final Preset preset;
 
     private PhasedSgd(Builder b) {
         super("phased-sgd", NeighboringRelation.REPLACE_ONE, b.runOptions());
@@ -105,14 +119,15 @@ public final class PhasedSgd extends BaseOptimizer {
         this.bisectionAccuracy = b.bisectionAccuracy;
         this.order = b.order;
         this.accountant = b.accountant;
+        this.preset = b.preset;
     }
 
-    /** A builder with the theorem defaults. */
+    /** A builder with the practical preset and the theorem's step. */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Theorem defaults: AUTO oracle, calibrated noise, comparator radius √d when unconstrained. */
+    /** Defaults: practical preset, AUTO oracle, calibrated noise, comparator radius √d when unconstrained. */
     public static PhasedSgd defaults() {
         return builder().build();
     }
@@ -120,6 +135,26 @@ public final class PhasedSgd extends BaseOptimizer {
     /** k = ⌈log₂ n⌉ for n ≥ 2. */
     static int phaseCount(int n) {
         return 32 - Integer.numberOfLeadingZeros(n - 1);
+    }
+
+    /**
+     * The phase sizes n_i of a preset for n ≥ 2 records. Paper: k = ⌈log₂ n⌉ phases of max(1, ⌊n/2^i⌋).
+     * Practical: k = min(PRACTICAL_PHASES, ⌈log₂ n⌉) phases of ⌊n/2^i⌋, the last one taking the rest, so
+     * the sizes sum to n. Public: a function of n alone.
+     */
+    static int[] phaseSizes(Preset preset, int n) {
+        if (n < 2) {
+            throw Checks.fail("dataset size n", "at least 2 for phased-sgd", n);
+        }
+        int paperK = phaseCount(n);
+        int k = preset == Preset.PAPER ? paperK : Math.min(PRACTICAL_PHASES, paperK);
+        int[] sizes = new int[k];
+        int used = 0;
+        for (int i = 1; i <= k; i++) {
+            sizes[i - 1] = preset == Preset.PRACTICAL && i == k ? n - used : Math.max(1, n >> i);
+            used += sizes[i - 1];
+        }
+        return sizes;
     }
 
     @Override
@@ -151,20 +186,21 @@ public final class PhasedSgd extends BaseOptimizer {
                 ? (diam / lip) * Math.min(4 / Math.sqrt(n), eps / Math.sqrt(r * logInvDelta)) : baseStepSize;
         double smoothingBeta = (lip / diam) * Math.min(Math.sqrt(n), eps * n / Math.sqrt(r * logInvDelta));
         PhasedSchedule.Smoothing sm = smoothing(shape, eta, smoothingBeta);
-        int k = phaseCount(n);
-        int[] sizes = new int[k];
+        int[] sizes = phaseSizes(preset, n);
+        int k = sizes.length;
         double[] steps = new double[k];
         double[] sens = new double[k];
         for (int i = 1; i <= k; i++) {
-            sizes[i - 1] = Math.max(1, n >> i);
             steps[i - 1] = eta / Math.pow(4, i);
             sens[i - 1] = 2 * steps[i - 1] * (lip + sm.gradientError() * sizes[i - 1]);
         }
         double z = noiseMultiplier(k, budget);
-        PhasedSchedule s = new PhasedSchedule(sizes, steps, sens, z, eta, diam, constrained, lip, sm, order);
+        PhasedSchedule s = new PhasedSchedule(sizes, steps, sens, z, eta, diam, constrained, lip, sm, order,
+                preset == Preset.PRACTICAL);
         return RunPlan.builder(name(), shape)
                 .privacy(PhasedSchedule.statement(k, z), relation(), accountant, budget)
-                .parameters(s.parameters(shape, noise == Noise.PAPER ? "paper" : "calibrated", accountant.name()))
+                .parameters(s.parameters(shape, noise == Noise.PAPER ? "paper" : "calibrated", preset.key(),
+                        accountant.name()))
                 .detail(s)
                 .build();
     }
@@ -263,6 +299,10 @@ public final class PhasedSgd extends BaseOptimizer {
                     Vectors.axpy(1.0, u, avg);
                 }
                 Vectors.scale(1.0 / s.size(ph), avg);
+                if (s.lastIterate()) {
+                    // practical preset: the phase releases u_{n_i}, bounded by the same Δ_i as the average
+                    Vectors.copy(u, avg);
+                }
                 run.gaussian(avg, s.sensitivity(ph), s.phaseEvent());
                 Vectors.copy(avg, w);
                 offset = end;
@@ -282,7 +322,8 @@ public final class PhasedSgd extends BaseOptimizer {
     public String toString() {
         return "PhasedSgd(oracle=" + oracle + ", noise=" + noise + ", baseStepSize=" + baseStepSize
                 + ", comparatorRadius=" + comparatorRadius + ", rankBound=" + rankBound + ", bisectionAccuracy="
-                + bisectionAccuracy + ", order=" + order + ", accountant=" + accountant.name() + ")";
+                + bisectionAccuracy + ", order=" + order + ", preset=" + preset.key() + ", accountant="
+                + accountant.name() + ")";
     }
 
     /** Builder; every setter validates. */
@@ -295,8 +336,19 @@ public final class PhasedSgd extends BaseOptimizer {
         private double bisectionAccuracy = Double.NaN;
         private RecordOrder order = RecordOrder.BLOCK_SHUFFLE;
         private PrivacyAccountant accountant = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE);
+        private Preset preset = Preset.PRACTICAL;
 
         private Builder() {
+        }
+
+        /**
+         * {@link Preset#PRACTICAL} (default): at most {@value PhasedSgd#PRACTICAL_PHASES} phases covering all
+         * records, each releasing its last iterate; {@link Preset#PAPER}: ⌈log₂ n⌉ halving phases, each
+         * releasing its average iterate (see the class comment).
+         */
+        public Builder preset(Preset p) {
+            this.preset = Checks.notNull("preset", p);
+            return this;
         }
 
         /** Gradient oracle (default AUTO). */

@@ -7,7 +7,9 @@
  * arXiv:2005.04763, with the bisection prox of Bassily, Guzmán, Menart, NeurIPS 2021,
  * arXiv:2107.05585 (Algorithm 2, Thms 6–7) for non-smooth generalized linear losses
  * ({@link org.dpopt.oracle.GllBisectionProx}). <b>Relation: replace-one</b> — phases run on
- * consecutive chunks of a data-independent record order and compose in parallel.</li>
+ * consecutive chunks of a data-independent record order and compose in parallel. The default
+ * practical preset runs at most two phases over all records and releases each phase's last iterate
+ * (same sensitivity bound); {@code Preset.PAPER} keeps the theorem's schedule.</li>
  * <li>{@link org.dpopt.optim.smoothing.ProxSgd} — A_ProxGD of Bassily, Feldman, Talwar, Thakurta,
  * "Private Stochastic Convex Optimization with Optimal Rates", NeurIPS 2019, arXiv:1908.09970 (§4):
  * noisy SGD ({@link org.dpopt.optim.sgd}) on the Moreau envelope of a general convex loss, each

@@ -62,6 +62,91 @@ class ProximallyGuidedMirrorDescentTest {
         }
     }
 
+    @Nested
+    class ConvexPracticalContract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
+            return ProximallyGuidedMirrorDescent.builder().build();
+        }
+
+        @Override
+        protected Problem problem() {
+            return logistic(1500);
+        }
+    }
+
+    private static Problem logistic(int n) {
+        return Problem.of(Synthetic.logistic(n, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), Rngs.seeded(2)).data(),
+                Losses.logistic(), ConvexSets.l2Ball(2));
+    }
+
+    @Test
+    void practicalPresetForAConvexLossIsOneRoundOnePhaseFromTheOriginWithTheLastIterate() {
+        Problem pr = logistic(4000);
+        RunParameters p = ProximallyGuidedMirrorDescent.builder().build().plan(pr.shape(), BUDGET).parameters();
+        assertEquals(1L, (long) p.real(Param.ROUNDS));
+        assertEquals(1L, (long) p.real(Param.PHASES));
+        assertEquals("last", p.get(Param.OUTPUT));
+        assertEquals("practical", p.get(Param.PRESET));
+        // one part of all n records: b = round(sqrt(4000)) = 63
+        assertEquals(63.0, p.real(Param.BATCH_SIZE), 0);
+        // explicit rounds are kept and still released as the last iterate
+        RunParameters r = ProximallyGuidedMirrorDescent.builder().rounds(3).build().plan(pr.shape(), BUDGET)
+                .parameters();
+        assertEquals(3L, (long) r.real(Param.ROUNDS));
+        assertEquals("last", r.get(Param.OUTPUT));
+        // the paper preset keeps Theorem 20's balance and the random round
+        RunParameters paper = ProximallyGuidedMirrorDescent.builder().preset(org.dpopt.optim.Preset.PAPER).build()
+                .plan(pr.shape(), BUDGET).parameters();
+        assertEquals("random", paper.get(Param.OUTPUT));
+        assertEquals("paper", paper.get(Param.PRESET));
+        assertTrue(paper.real(Param.ROUNDS) * paper.real(Param.PHASES) > 1);
+    }
+
+    @Test
+    void practicalPresetStartsAtTheOriginAndOutputsTheLastIterate() {
+        // with rounds(1) the paper output w_{t*} is the random start (norm D/2 = 1); the practical output is the
+        // iterate after the round, a different point, and the result is reproducible
+        Problem pr = logistic(2000);
+        OptimizationResult paper = ProximallyGuidedMirrorDescent.builder().preset(org.dpopt.optim.Preset.PAPER)
+                .rounds(1).innerPhases(1).build().optimize(pr, BUDGET, Rngs.seeded(5));
+        assertEquals(1.0, org.dpopt.linalg.Vectors.norm2(paper.solution()), 1e-9);
+        OptimizationResult practical = ProximallyGuidedMirrorDescent.builder().build().optimize(pr, BUDGET,
+                Rngs.seeded(5));
+        assertFalse(Math.abs(org.dpopt.linalg.Vectors.norm2(practical.solution()) - 1.0) < 1e-6);
+        assertEquals(Arrays.toString(practical.solution().data), Arrays.toString(ProximallyGuidedMirrorDescent
+                .builder().build().optimize(pr, BUDGET, Rngs.seeded(5)).solution().data));
+    }
+
+    @Test
+    void practicalLocalizationRadiusIsCappedAtTwiceTheDomainRadius() {
+        // logistic, C = 1, D = 2, n = 4000: practical rho = 1/8000, 2C/rho = 16000, capped at 2D = 4
+        Problem pr = logistic(4000);
+        assertEquals(4.0, schedule(ProximallyGuidedMirrorDescent.builder().build(), pr).localizationRadius(), 0);
+        // paper: 2C/rho with rho = C/(30 D) = 1/60
+        assertEquals(120.0, schedule(ProximallyGuidedMirrorDescent.builder().preset(org.dpopt.optim.Preset.PAPER)
+                .build(), pr).localizationRadius(), 1e-9);
+        // a large declared rho leaves 2C/rho below the cap: 2/1 = 2 < 4
+        assertEquals(2.0, schedule(ProximallyGuidedMirrorDescent.builder().rho(1).build(), pr).localizationRadius(),
+                1e-12);
+    }
+
+    @Test
+    void nonConvexLossKeepsThePaperSettingUnderThePracticalPreset() {
+        assertTrue(ProximallyGuidedMirrorDescent.usesPracticalRule(org.dpopt.optim.Preset.PRACTICAL, 0));
+        assertFalse(ProximallyGuidedMirrorDescent.usesPracticalRule(org.dpopt.optim.Preset.PRACTICAL, 0.5));
+        assertFalse(ProximallyGuidedMirrorDescent.usesPracticalRule(org.dpopt.optim.Preset.PAPER, 0));
+        Problem pr = phaseRetrieval(3000, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), 2);
+        RunParameters p = ProximallyGuidedMirrorDescent.builder().build().plan(pr.shape(), BUDGET).parameters();
+        assertEquals("random", p.get(Param.OUTPUT));
+        assertEquals("paper", p.get(Param.PRESET));
+    }
+
+    @Test
+    void refusesNullPreset() {
+        assertThrows(IllegalArgumentException.class, () -> ProximallyGuidedMirrorDescent.builder().preset(null));
+    }
+
     private static PgmdSchedule schedule(ProximallyGuidedMirrorDescent opt, Problem pr) {
         return opt.plan(pr.shape(), BUDGET).detail(PgmdSchedule.class);
     }
@@ -165,9 +250,16 @@ class ProximallyGuidedMirrorDescentTest {
     void convexLossTakesRhoFromTheDomainOrAsDeclared() {
         Problem pr = Problem.of(Synthetic.logistic(4000, Synthetic.plantedVector(3, 1, Rngs.seeded(1)), Rngs.seeded(2))
                 .data(), Losses.logistic(), ConvexSets.l2Ball(2));
-        // declared rho = 0: the default is C/(30 D) with C = L0 R = 1, D = 2
-        RunParameters p = ProximallyGuidedMirrorDescent.builder().build().plan(pr.shape(), BUDGET).parameters();
+        // declared rho = 0: the paper default is C/(30 D) with C = L0 R = 1, D = 2
+        RunParameters p = ProximallyGuidedMirrorDescent.builder().preset(org.dpopt.optim.Preset.PAPER).build()
+                .plan(pr.shape(), BUDGET).parameters();
         assertEquals(1.0 / 60, p.real(Param.WEAK_CONVEXITY), 1e-12);
+        // the practical default is C/(D n) = 1/(2 * 4000)
+        RunParameters q = ProximallyGuidedMirrorDescent.builder().build().plan(pr.shape(), BUDGET).parameters();
+        assertEquals(1.0 / 8000, q.real(Param.WEAK_CONVEXITY), 1e-15);
+        assertEquals(1.1 / (10 * 455), ProximallyGuidedMirrorDescent.practicalConvexRho(1.1, 10, 455), 1e-15);
+        assertThrows(IllegalArgumentException.class, () -> ProximallyGuidedMirrorDescent.practicalConvexRho(1, 0, 5));
+        assertThrows(IllegalArgumentException.class, () -> ProximallyGuidedMirrorDescent.practicalConvexRho(1, 1, 0));
         // with an explicit rho a convex loss is accepted (it is rho-weakly convex for every rho >= 0)
         DpEvent e = ProximallyGuidedMirrorDescent.builder().rho(0.5).build().privacyEvent(pr, BUDGET);
         assertTrue(e instanceof ParallelComposedEvent);

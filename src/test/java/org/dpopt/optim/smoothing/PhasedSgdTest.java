@@ -28,6 +28,7 @@ import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.Diagnostics;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
@@ -86,12 +87,12 @@ class PhasedSgdTest {
         assertEquals(11, PhasedSgd.phaseCount(1025));
         assertEquals(20, PhasedSgd.phaseCount(1_000_000));
         Problem p = Problem.of(data(1024, 100, 1), Losses.logistic(), ConvexSets.l2Ball(0.5));
-        PhasedSchedule plan = schedule(PhasedSgd.defaults(), p, PrivacyBudget.of(1, 1e-8));
-        // n = 1024 ⇒ k = 10, n_i = 512, 256, …, 1 (Σ = 1023)
+        PhasedSchedule plan = schedule(paper(), p, PrivacyBudget.of(1, 1e-8));
+        // paper preset, n = 1024 ⇒ k = 10, n_i = 512, 256, …, 1 (Σ = 1023)
         assertArrayEquals(new int[] {512, 256, 128, 64, 32, 16, 8, 4, 2, 1}, plan.sizes());
         // n not a power of two: the last phase still gets one record and Σ n_i ≤ n
         for (int n : new int[] {3, 5, 1000, 4097, 12345}) {
-            PhasedSchedule q = schedule(PhasedSgd.defaults(), Problem.of(data(n, 3, 2), Losses.logistic(),
+            PhasedSchedule q = schedule(paper(), Problem.of(data(n, 3, 2), Losses.logistic(),
                     ConvexSets.l2Ball(1)), PrivacyBudget.of(1, 1e-6));
             int sum = 0;
             for (int s : q.sizes()) {
@@ -103,12 +104,80 @@ class PhasedSgdTest {
         }
     }
 
+    private static PhasedSgd paper() {
+        return PhasedSgd.builder().preset(Preset.PAPER).build();
+    }
+
+    @Test
+    void practicalPresetHasAtMostTwoPhasesCoveringEveryRecord() {
+        assertArrayEquals(new int[] {2}, PhasedSgd.phaseSizes(Preset.PRACTICAL, 2));
+        assertArrayEquals(new int[] {1, 2}, PhasedSgd.phaseSizes(Preset.PRACTICAL, 3));
+        assertArrayEquals(new int[] {227, 228}, PhasedSgd.phaseSizes(Preset.PRACTICAL, 455));
+        assertArrayEquals(new int[] {512, 512}, PhasedSgd.phaseSizes(Preset.PRACTICAL, 1024));
+        assertArrayEquals(new int[] {512, 256, 128, 64, 32, 16, 8, 4, 2, 1}, PhasedSgd.phaseSizes(Preset.PAPER, 1024));
+        assertThrows(IllegalArgumentException.class, () -> PhasedSgd.phaseSizes(Preset.PRACTICAL, 1));
+        assertThrows(IllegalArgumentException.class, () -> PhasedSgd.builder().preset(null));
+        // the plan: the theorem's step and decay, two phases, the last iterate of each phase released
+        Problem p = Problem.of(data(1024, 100, 1), Losses.logistic(), ConvexSets.l2Ball(0.5));
+        PhasedSchedule plan = schedule(PhasedSgd.defaults(), p, PrivacyBudget.of(1, 1e-8));
+        PhasedSchedule paperPlan = schedule(paper(), p, PrivacyBudget.of(1, 1e-8));
+        assertEquals(2, plan.phases());
+        assertTrue(plan.lastIterate());
+        assertFalse(paperPlan.lastIterate());
+        assertEquals(paperPlan.eta(), plan.eta(), 0.0);
+        assertEquals(paperPlan.noiseMultiplier(), plan.noiseMultiplier(), 0.0);
+        for (int i = 0; i < 2; i++) {
+            assertEquals(paperPlan.step(i), plan.step(i), 0.0);
+            assertEquals(paperPlan.sensitivity(i), plan.sensitivity(i), 0.0);
+        }
+        RunParameters params = PhasedSgd.defaults().plan(p.shape(), PrivacyBudget.of(1, 1e-8)).parameters();
+        assertEquals("practical", params.get(Param.PRESET));
+        assertEquals("last-phase-last-iterate", params.get(Param.OUTPUT));
+        assertEquals("calibrated", params.get(Param.NOISE_RULE));
+        assertEquals("paper", paper().plan(p.shape(), PrivacyBudget.of(1, 1e-8)).parameters().get(Param.PRESET));
+    }
+
+    @Test
+    void practicalPresetReleasesTheLastIterateOfEachPhase() {
+        // n = 4 in the given order: both presets run phase 1 on rows 0, 1 at step η_1 and draw the same noise,
+        // so the first releases differ by u_2 − (u_1 + u_2)/2 = (u_2 − u_1)/2 (practical: u_2; paper: the average)
+        Problem p = Problem.of(data(4, 3, 5), Losses.logistic());
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
+        DMatrixRMaj practical = firstRelease(PhasedSgd.builder().order(RecordOrder.GIVEN), p, b);
+        DMatrixRMaj average = firstRelease(PhasedSgd.builder().order(RecordOrder.GIVEN).preset(Preset.PAPER), p, b);
+        double eta1 = schedule(PhasedSgd.builder().order(RecordOrder.GIVEN).build(), p, b).step(0);
+        DMatrixRMaj g = new DMatrixRMaj(3, 1);
+        DMatrixRMaj u1 = new DMatrixRMaj(3, 1);
+        p.loss().gradient(u1, p.data(), 0, g);
+        Vectors.axpy(-eta1, g, u1);
+        p.loss().gradient(u1, p.data(), 1, g);
+        for (int j = 0; j < 3; j++) {
+            // (u_2 − u_1)/2 = −η_1 ∇f(u_1; z_1)/2
+            assertEquals(-eta1 * g.data[j] / 2, practical.data[j] - average.data[j], 1e-12);
+        }
+        assertTrue(Math.abs(g.data[0]) > 1e-6, "the check is not vacuous");
+    }
+
+    private static DMatrixRMaj firstRelease(PhasedSgd.Builder builder, Problem p, PrivacyBudget b) {
+        DMatrixRMaj[] first = new DMatrixRMaj[1];
+        builder.observer(new org.dpopt.optim.core.ReleaseObserver() {
+            @Override
+            public void gaussian(DMatrixRMaj value, double sensitivity, DpEvent event) {
+                if (first[0] == null) {
+                    first[0] = value.copy();
+                }
+            }
+        }).build().optimize(p, b, Rngs.seeded(3));
+        return first[0];
+    }
+
     /** L = D = 1, d = 100, ε = 1, δ = 1e−8, n = 1024: η = min(4/√n, ε/√(d ln(1/δ))) = 0.0232995, paper σ_1 = 0.1. */
     @Test
     void stepAndPaperNoiseMatchSpecNumbers() {
         Problem p = Problem.of(data(1024, 100, 1), Losses.logistic(), ConvexSets.l2Ball(0.5));
         assertEquals(1.0, p.lipschitz());
-        PhasedSchedule plan = schedule(PhasedSgd.builder().noise(PhasedSgd.Noise.PAPER).build(), p, PrivacyBudget.of(1, 1e-8));
+        PhasedSchedule plan = schedule(PhasedSgd.builder().preset(Preset.PAPER).noise(PhasedSgd.Noise.PAPER).build(), p,
+                PrivacyBudget.of(1, 1e-8));
         assertEquals(0.0232995, plan.eta(), 1e-7);
         assertEquals(1.0, plan.diameter());
         assertTrue(plan.prox() == null, "logistic is smooth enough: exact gradients");
@@ -128,7 +197,7 @@ class PhasedSgdTest {
             double z = GaussianMechanism.noiseMultiplier(eps, 1e-8);
             assertEquals(z, plan.noiseMultiplier(), 2e-4 * z);
             assertTrue(GaussianMechanism.epsilon(1e-8, plan.noiseMultiplier()) <= eps * (1 + 1e-9));
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < plan.phases(); i++) {
                 assertEquals(plan.noiseMultiplier() * 2 * plan.step(i), plan.sigma(i), 1e-15);
             }
             // exact calibration is never noisier than the paper constant where the latter is valid (ε ≤ 1 here)
@@ -178,7 +247,7 @@ class PhasedSgdTest {
                 assertEquals(NeighboringRelation.REPLACE_ONE, r.privacy().relation());
                 assertTrue(r.privacy().epsilon() <= 2 * (1 + 1e-9));
                 assertTrue(r.privacy().epsilon() >= 2 * 0.99, "calibrated, not wasteful");
-                int k = PhasedSgd.phaseCount(3000);
+                int k = PhasedSgd.phaseSizes(Preset.PRACTICAL, 3000).length;
                 RunParameters params = r.parameters();
                 assertEquals(k, params.real(Param.PHASES));
                 assertEquals(new ParallelComposedEvent(Collections.nCopies(k,
