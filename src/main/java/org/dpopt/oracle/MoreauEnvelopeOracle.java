@@ -103,6 +103,7 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
     }
 
     /** The loss f being smoothed. */
+    @Override
     public Loss base() {
         return loss;
     }
@@ -202,16 +203,6 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
     @Override
     public double smoothness(double rowNormBound) {
         return beta;
-    }
-
-    @Override
-    public Convexity convexity() {
-        return Convexity.CONVEX;
-    }
-
-    @Override
-    public boolean isClassification() {
-        return loss.isClassification();
     }
 
     /** A run's oracle: the same gradients, with its own work vectors and a count of inner steps. */
