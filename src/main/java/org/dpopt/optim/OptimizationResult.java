@@ -36,11 +36,8 @@ public record OptimizationResult(DMatrixRMaj solution, PrivacyReport privacy, Ru
     /** Creates a result (for the run core); validates and copies the solution. */
     public OptimizationResult {
         solution = Checks.notNull("solution", solution).copy();
-        Checks.notNull("privacy", privacy);
-        Checks.notNull("plan", plan);
-        Checks.notNull("ledger", ledger);
-        Checks.notNull("noise", noise);
-        Checks.notNull("diagnostics", nonPrivateDiagnostics);
+        Checks.allNotNull("privacy", privacy, "plan", plan, "ledger", ledger, "noise", noise, "diagnostics",
+                nonPrivateDiagnostics);
     }
 
     /** A copy of the released model. */
