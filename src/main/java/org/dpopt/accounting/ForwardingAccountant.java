@@ -18,8 +18,11 @@ public abstract class ForwardingAccountant implements PrivacyAccountant {
         this.inner = Checks.notNull("inner", inner);
     }
 
-    /** The wrapped accountant. */
-    public final PrivacyAccountant inner() {
+    /**
+     * The wrapped accountant, for subclasses only: a wrapper that adds a charge must not hand its callers
+     * the wrapped accountant's smaller bound.
+     */
+    protected final PrivacyAccountant inner() {
         return inner;
     }
 

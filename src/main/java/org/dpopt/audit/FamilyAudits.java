@@ -34,9 +34,11 @@ final class FamilyAudits {
     private FamilyAudits() {
     }
 
-    private static final PrivacyAccountant BASIC_REPLACE =
+    /** Basic composition under replace-one, memoized (shared with {@link MultiCanaryAudits}). */
+    static final PrivacyAccountant BASIC_REPLACE =
             MemoizingAccountant.of(new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE));
-    private static final PrivacyAccountant ADVANCED_REPLACE =
+    /** Advanced composition under replace-one, memoized (shared with {@link MultiCanaryAudits}). */
+    static final PrivacyAccountant ADVANCED_REPLACE =
             MemoizingAccountant.of(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE));
     private static final PrivacyAccountant RDP_REPLACE = MemoizingAccountant.of(new RdpAccountant(
             RdpAccountant.DEFAULT_ORDERS, RdpAccountant.Conversion.IMPROVED, NeighboringRelation.REPLACE_ONE));

@@ -1,8 +1,6 @@
 package org.dpopt.audit;
 
 import java.util.Set;
-import org.dpopt.accounting.AdvancedCompositionAccountant;
-import org.dpopt.accounting.BasicCompositionAccountant;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
@@ -31,10 +29,8 @@ final class MultiCanaryAudits {
     private MultiCanaryAudits() {
     }
 
-    private static final PrivacyAccountant BASIC_REPLACE =
-            MemoizingAccountant.of(new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE));
-    private static final PrivacyAccountant ADVANCED_REPLACE =
-            MemoizingAccountant.of(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE));
+    private static final PrivacyAccountant BASIC_REPLACE = FamilyAudits.BASIC_REPLACE;
+    private static final PrivacyAccountant ADVANCED_REPLACE = FamilyAudits.ADVANCED_REPLACE;
 
     /** Phased-SGD: canaries in the first steps of phase 1, and the dataset size. */
     static final int PHASED_K = 128;

@@ -1,5 +1,6 @@
 package org.dpopt.audit;
 
+import java.util.function.ToDoubleFunction;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Loss;
@@ -30,25 +31,10 @@ public final class Statistics {
     }
 
     /** A statistic from its name, kind and score function. */
-    public static AuditStatistic of(String name, boolean whiteBox, java.util.function.ToDoubleFunction<RunView> score) {
+    public static AuditStatistic of(String name, boolean whiteBox, ToDoubleFunction<RunView> score) {
         Checks.notNull("name", name);
         Checks.notNull("score", score);
-        return new AuditStatistic() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public boolean whiteBox() {
-                return whiteBox;
-            }
-
-            @Override
-            public double score(RunView run) {
-                return score.applyAsDouble(run);
-            }
-        };
+        return new Scored(name, whiteBox, score, Double.NaN);
     }
 
     /**
@@ -160,30 +146,19 @@ public final class Statistics {
         return max + Math.log(sum);
     }
 
-    /** {@link #of(String, boolean, java.util.function.ToDoubleFunction)} with a test fixed in advance. */
+    /** {@link #of(String, boolean, ToDoubleFunction)} with a test fixed in advance. */
     static AuditStatistic fixed(AuditStatistic s, double threshold) {
         Checks.finite("threshold", threshold);
-        return new AuditStatistic() {
-            @Override
-            public String name() {
-                return s.name();
-            }
+        return new Scored(s.name(), s.whiteBox(), s::score, threshold);
+    }
 
-            @Override
-            public boolean whiteBox() {
-                return s.whiteBox();
-            }
-
-            @Override
-            public double score(RunView run) {
-                return s.score(run);
-            }
-
-            @Override
-            public double fixedThreshold() {
-                return threshold;
-            }
-        };
+    /** A statistic given by its parts (the threshold NaN when it is chosen on the selection half). */
+    private record Scored(String name, boolean whiteBox, ToDoubleFunction<RunView> scorer, double fixedThreshold)
+            implements AuditStatistic {
+        @Override
+        public double score(RunView run) {
+            return scorer.applyAsDouble(run);
+        }
     }
 
     /**

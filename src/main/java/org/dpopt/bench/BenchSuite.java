@@ -4,11 +4,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** A benchmark suite run by {@code dpopt bench --suite NAME}. */
+/** A benchmark suite run by {@code dpopt bench --suite NAME} (its name is its key in {@link BenchSuites}). */
 public interface BenchSuite {
-    /** Suite name. */
-    String name();
-
     /**
      * Runs the suite, writing CSV and PNG files into {@code out}.
      *

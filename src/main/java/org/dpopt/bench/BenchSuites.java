@@ -4,7 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Registry of benchmark suites. To add one, add a line in the static block. */
+/** Registry of benchmark suites by name. To add one, add a line in the static block. */
 public final class BenchSuites {
     private BenchSuites() {
     }
@@ -12,20 +12,20 @@ public final class BenchSuites {
     private static final Map<String, BenchSuite> SUITES = new LinkedHashMap<>();
 
     static {
-        add(new DpSgdEpochSuite());
-        add(new PerfSuite());
-        add(new LargeEpochSuite());
-        add(new RealDataSuite());
-        add(new SamplersSuite());
-        add(new SmoothedGradientSuite());
-        add(new PgMirrorDescentSuite());
-        add(new FrankWolfeDimensionSuite());
-        add(new VrFrankWolfePassSuite());
-        add(new SparkSuite());
+        add("dpsgd-epoch", new DpSgdEpochSuite());
+        add("perf", new PerfSuite());
+        add("perf-large", new LargeEpochSuite());
+        add("real-data", new RealDataSuite());
+        add("samplers", new SamplersSuite());
+        add("smoothed-gradient", new SmoothedGradientSuite());
+        add("pg-mirror-descent", new PgMirrorDescentSuite());
+        add("fw-dimension", new FrankWolfeDimensionSuite());
+        add("vr-fw-pass", new VrFrankWolfePassSuite());
+        add("spark", new SparkSuite());
     }
 
-    private static void add(BenchSuite s) {
-        SUITES.put(s.name(), s);
+    private static void add(String name, BenchSuite s) {
+        SUITES.put(name, s);
     }
 
     /** All suites by name. */

@@ -21,11 +21,6 @@ import org.dpopt.optim.PrivacyBudget;
 final class DpSgdEpochSuite implements BenchSuite {
 
     @Override
-    public String name() {
-        return "dpsgd-epoch";
-    }
-
-    @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
         int n = EpochPair.rows(quick);
         int reps = EpochPair.repetitions(quick);

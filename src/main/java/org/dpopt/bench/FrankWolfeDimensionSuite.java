@@ -35,11 +35,6 @@ import org.ejml.data.DMatrixRMaj;
  */
 final class FrankWolfeDimensionSuite implements BenchSuite {
 
-    @Override
-    public String name() {
-        return "fw-dimension";
-    }
-
     /** The sizes of one run (system properties over the defaults). */
     private record Setup(int n, double eps, int reps, int maxD, int popSamples) {
         static Setup fromProperties(boolean quick) {

@@ -31,11 +31,6 @@ import org.ejml.data.DMatrixRMaj;
 final class LargeEpochSuite implements BenchSuite {
 
     @Override
-    public String name() {
-        return "perf-large";
-    }
-
-    @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
         int n = quick ? 10_000 : Math.toIntExact(Long.getLong("dpopt.perf.large.rows", 10_000_000L));
         int d = 100;

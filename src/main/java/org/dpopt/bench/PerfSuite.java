@@ -43,10 +43,6 @@ final class PerfSuite implements BenchSuite {
     private static final String[] ROWS = {"dp_sgd_epoch", "non_private_epoch", "full_pass_reference",
         "full_pass", "full_pass_blocked_1t", "full_pass_blocked_2t"};
 
-    @Override
-    public String name() {
-        return "perf";
-    }
 
     @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {

@@ -48,10 +48,6 @@ final class PgMirrorDescentSuite implements BenchSuite {
         }
     }
 
-    @Override
-    public String name() {
-        return "pg-mirror-descent";
-    }
 
     /** Per n, the seed-means of E near-stationarity, output near-stationarity and distance to w*. */
     private record Curve(double[] expected, double[] output, double[] distance) {

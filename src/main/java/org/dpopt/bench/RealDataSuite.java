@@ -61,10 +61,6 @@ final class RealDataSuite implements BenchSuite {
         this.fixed = fixed;
     }
 
-    @Override
-    public String name() {
-        return "real-data";
-    }
 
     /** The shared data folder: {@code -Ddpopt.shared.data}, else {@code $DPOPT_SHARED/data}, else ../shared/data. */
     static Path dataDir() {

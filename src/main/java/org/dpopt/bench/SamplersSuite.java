@@ -48,10 +48,6 @@ final class SamplersSuite implements BenchSuite {
     private static final double DELTA = 2.7e-8;
     private static final int CRITEO_N = 36_700_000;
 
-    @Override
-    public String name() {
-        return "samplers";
-    }
 
     @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {

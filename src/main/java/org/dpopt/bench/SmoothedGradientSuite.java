@@ -34,11 +34,6 @@ import org.ejml.data.DMatrixRMaj;
  */
 final class SmoothedGradientSuite implements BenchSuite {
 
-    @Override
-    public String name() {
-        return "smoothed-gradient";
-    }
-
     private static double exact(Dataset data, DMatrixRMaj w, DMatrixRMaj out, GeneralizedLinearLoss f) {
         java.util.Arrays.fill(out.data, 0);
         for (int i = 0; i < data.size(); i++) {

@@ -13,11 +13,6 @@ import org.dpopt.linalg.Checks;
 final class SparkSuite implements BenchSuite {
 
     @Override
-    public String name() {
-        return "spark";
-    }
-
-    @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
         BenchSuite s;
         try {

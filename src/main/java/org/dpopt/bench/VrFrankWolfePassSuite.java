@@ -27,11 +27,6 @@ import org.ejml.data.DMatrixRMaj;
 final class VrFrankWolfePassSuite implements BenchSuite {
 
     @Override
-    public String name() {
-        return "vr-fw-pass";
-    }
-
-    @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
         int n = quick ? 100_000 : 1_000_000;
         int d = 100;

@@ -2,6 +2,7 @@ package org.dpopt.budget;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.dpopt.accounting.AblqStepEvent;
 import org.dpopt.accounting.ComposedEvent;
 import org.dpopt.accounting.DpEvent;
@@ -200,20 +201,20 @@ final class EventCodec {
     }
 
     private double number() {
-        String t = token();
-        try {
-            return Double.parseDouble(t);
-        } catch (NumberFormatException ex) {
-            throw error("a number");
-        }
+        return parsed(Double::valueOf, "a number");
     }
 
     private long count() {
+        return parsed(Long::valueOf, "an integer count");
+    }
+
+    /** The next token read by {@code parse}, refused as {@code expected} if it does not parse. */
+    private <T> T parsed(Function<String, T> parse, String expected) {
         String t = token();
         try {
-            return Long.parseLong(t);
+            return parse.apply(t);
         } catch (NumberFormatException ex) {
-            throw error("an integer count");
+            throw error(expected);
         }
     }
 

@@ -21,26 +21,18 @@ public final class Labels {
     /** The binary encodings. */
     public enum BinaryEncoding {
         /** Labels 0 and 1. */
-        ZERO_ONE(0, 1),
+        ZERO_ONE,
         /** Labels −1 and +1. */
-        PLUS_MINUS_ONE(-1, 1);
-
-        private final double negative;
-        private final double positive;
-
-        BinaryEncoding(double negative, double positive) {
-            this.negative = negative;
-            this.positive = positive;
-        }
+        PLUS_MINUS_ONE;
 
         /** The label of the negative class (0 or −1). */
         public double negative() {
-            return negative;
+            return this == ZERO_ONE ? 0 : -1;
         }
 
-        /** The label of the positive class (1). */
+        /** The label of the positive class (1 in both encodings). */
         public double positive() {
-            return positive;
+            return 1;
         }
     }
 

@@ -144,6 +144,7 @@ public abstract class EstimatorBuilder<B extends EstimatorBuilder<B>> {
         if (!fitIntercept && !Double.isNaN(interceptScale)) {
             throw Checks.fail("interceptScale", "unset when fitIntercept is false", interceptScale);
         }
-        return new FitSettings(this);
+        return new FitSettings(epsilon, delta, fitIntercept, interceptScale, rowNormBound, datasetSize, seed,
+                optimizer != null ? optimizer : dpSgd.build());
     }
 }

@@ -12,32 +12,20 @@ import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 
-/** An estimator's validated settings and the fit they share: problem → optimizer → model. */
-final class FitSettings {
-    private final double epsilon;
-    private final double delta;
-    private final boolean fitIntercept;
-    private final double interceptScale;
-    private final double rowNormBound;
-    private final int datasetSize;
-    private final Long seed;
-    private final PrivateOptimizer optimizer;
-
-    FitSettings(EstimatorBuilder<?> b) {
-        this.epsilon = b.epsilon;
-        this.delta = b.delta;
-        this.fitIntercept = b.fitIntercept;
-        this.interceptScale = b.interceptScale;
-        this.rowNormBound = b.rowNormBound;
-        this.datasetSize = b.datasetSize;
-        this.seed = b.seed;
-        this.optimizer = b.optimizer != null ? b.optimizer : b.dpSgd.build();
-    }
-
-    /** The optimizer fits run with. */
-    PrivateOptimizer optimizer() {
-        return optimizer;
-    }
+/**
+ * An estimator's validated settings and the fit they share: problem → optimizer → model.
+ *
+ * @param epsilon the target ε
+ * @param delta the target δ
+ * @param fitIntercept whether to fit an intercept
+ * @param interceptScale the intercept column's constant c (NaN: the default for R)
+ * @param rowNormBound the declared bound R (NaN: the dataset's, or 1 for in-memory rows)
+ * @param datasetSize the declared n (0: the number of rows)
+ * @param seed the research-mode seed (null: secure noise)
+ * @param optimizer the optimizer fits run with
+ */
+record FitSettings(double epsilon, double delta, boolean fitIntercept, double interceptScale, double rowNormBound,
+        int datasetSize, Long seed, PrivateOptimizer optimizer) {
 
     /** The declared bound for in-memory rows (default 1). */
     double arrayRowNormBound() {

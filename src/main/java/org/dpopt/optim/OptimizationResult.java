@@ -22,48 +22,28 @@ import org.ejml.data.DMatrixRMaj;
  * the realized randomness (training loss, realized gradient counts, clipped fractions, solver
  * iterations). They are <em>not</em> covered by the report, are computed only when the optimizer was
  * built with {@code diagnostics(true)}, and must not be released as if they were private.
+ *
+ * @param solution the released parameter vector (d×1; copied in, and copied out by {@link #solution()})
+ * @param privacy the privacy report for the ledger
+ * @param plan the plan that was run
+ * @param ledger the canonical event recorded during the run
+ * @param noise "secure" or the seeded-mode warning
+ * @param nonPrivateDiagnostics non-private diagnostics (empty unless asked for)
  */
-public final class OptimizationResult {
-    private final DMatrixRMaj solution;
-    private final PrivacyReport privacy;
-    private final RunPlan plan;
-    private final DpEvent ledger;
-    private final String noise;
-    private final Diagnostics diagnostics;
+public record OptimizationResult(DMatrixRMaj solution, PrivacyReport privacy, RunPlan plan, DpEvent ledger,
+        String noise, Diagnostics nonPrivateDiagnostics) {
 
-    /**
-     * Creates a result (for the run core); the solution is copied.
-     *
-     * @param solution the released parameter vector (d×1)
-     * @param privacy the report for the ledger
-     * @param plan the plan that was run
-     * @param ledger the canonical event recorded during the run
-     * @param noise the noise mode's description
-     * @param diagnostics non-private diagnostics (possibly none)
-     */
-    public OptimizationResult(DMatrixRMaj solution, PrivacyReport privacy, RunPlan plan, DpEvent ledger,
-            String noise, Diagnostics diagnostics) {
-        this.solution = Checks.notNull("solution", solution).copy();
-        this.privacy = Checks.notNull("privacy", privacy);
-        this.plan = Checks.notNull("plan", plan);
-        this.ledger = Checks.notNull("ledger", ledger);
-        this.noise = Checks.notNull("noise", noise);
-        this.diagnostics = Checks.notNull("diagnostics", diagnostics);
+    /** Creates a result (for the run core); validates and copies the solution. */
+    public OptimizationResult {
+        solution = Checks.notNull("solution", solution).copy();
+        Checks.allNotNull("privacy", privacy, "plan", plan, "ledger", ledger, "noise", noise, "diagnostics",
+                nonPrivateDiagnostics);
     }
 
     /** A copy of the released model. */
+    @Override
     public DMatrixRMaj solution() {
         return solution.copy();
-    }
-
-    /** The privacy report. */
-    public PrivacyReport privacy() {
-        return privacy;
-    }
-
-    /** The plan that was run. */
-    public RunPlan plan() {
-        return plan;
     }
 
     /** Planned public parameters. */
@@ -75,21 +55,6 @@ public final class OptimizationResult {
     public long steps() {
         Object t = plan.parameters().get(Param.STEPS);
         return t instanceof Number x ? x.longValue() : 0;
-    }
-
-    /** The canonical event recorded during the run. */
-    public DpEvent ledger() {
-        return ledger;
-    }
-
-    /** "secure" or the seeded-mode warning. */
-    public String noise() {
-        return noise;
-    }
-
-    /** Non-private diagnostics (empty unless asked for). */
-    public Diagnostics nonPrivateDiagnostics() {
-        return diagnostics;
     }
 
     @Override

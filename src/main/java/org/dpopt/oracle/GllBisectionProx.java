@@ -81,6 +81,7 @@ public class GllBisectionProx implements GeneralizedLinearLoss, SmoothedLoss {
     }
 
     /** The unsmoothed loss φ. */
+    @Override
     public GeneralizedLinearLoss base() {
         return base;
     }
@@ -211,16 +212,6 @@ public class GllBisectionProx implements GeneralizedLinearLoss, SmoothedLoss {
     @Override
     public boolean isTwiceDifferentiable() {
         return false;
-    }
-
-    @Override
-    public Convexity convexity() {
-        return Convexity.CONVEX;
-    }
-
-    @Override
-    public boolean isClassification() {
-        return base.isClassification();
     }
 
     /**

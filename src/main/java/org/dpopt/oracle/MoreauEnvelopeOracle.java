@@ -39,12 +39,12 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
     private final int innerSteps;
     private final int dimension;
 
-    private MoreauEnvelopeOracle(Loss loss, double lipschitz, double beta, double accuracy, int innerSteps, int d) {
+    private MoreauEnvelopeOracle(Loss loss, double lipschitz, double beta, double accuracy, int d) {
         this.loss = loss;
         this.lipschitz = lipschitz;
         this.beta = beta;
         this.accuracy = accuracy;
-        this.innerSteps = innerSteps;
+        this.innerSteps = certifiedInnerSteps(lipschitz, accuracy);
         this.dimension = d;
     }
 
@@ -67,11 +67,16 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
         if (loss.convexity() != Loss.Convexity.CONVEX) {
             throw Checks.fail("convexity of " + loss.name(), "CONVEX for the Moreau envelope oracle", loss.convexity());
         }
+        return new MoreauEnvelopeOracle(loss, lipschitz, beta, accuracy, dimension);
+    }
+
+    /** τ for (L, α) as an int, refusing an accuracy that would need more inner steps than an int holds. */
+    private static int certifiedInnerSteps(double lipschitz, double accuracy) {
         long tau = innerStepsFor(lipschitz, accuracy);
         if (tau > Integer.MAX_VALUE) {
             throw Checks.fail("inner steps 16L^2/alpha^2", "at most " + Integer.MAX_VALUE + " (raise the accuracy)", tau);
         }
-        return new MoreauEnvelopeOracle(loss, lipschitz, beta, accuracy, (int) tau, dimension);
+        return (int) tau;
     }
 
     /** τ = max(1, ⌈16L²/α² − 1⌉), the inner steps that guarantee accuracy α. */
@@ -103,6 +108,7 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
     }
 
     /** The loss f being smoothed. */
+    @Override
     public Loss base() {
         return loss;
     }
@@ -202,16 +208,6 @@ public final class MoreauEnvelopeOracle implements GradientOracle, SmoothedLoss 
     @Override
     public double smoothness(double rowNormBound) {
         return beta;
-    }
-
-    @Override
-    public Convexity convexity() {
-        return Convexity.CONVEX;
-    }
-
-    @Override
-    public boolean isClassification() {
-        return loss.isClassification();
     }
 
     /** A run's oracle: the same gradients, with its own work vectors and a count of inner steps. */

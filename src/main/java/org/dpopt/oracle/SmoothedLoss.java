@@ -11,6 +11,21 @@ import org.dpopt.loss.Loss;
  */
 public interface SmoothedLoss extends Loss {
 
+    /** The loss f being smoothed; convex (implementations refuse any other). */
+    Loss base();
+
+    /** Convex: the Moreau envelope of a convex loss is convex. */
+    @Override
+    default Convexity convexity() {
+        return Convexity.CONVEX;
+    }
+
+    /** The smoothed loss reads labels as f does. */
+    @Override
+    default boolean isClassification() {
+        return base().isClassification();
+    }
+
     /**
      * A fresh oracle for one run on rows with ‖x‖₂ ≤ rowNormBound in dimension d.
      *

@@ -8,8 +8,8 @@ import org.dpopt.linalg.Checks;
  * instead of a sequential Fisher–Yates shuffle: the form the distributed engine runs (a sort by random
  * keys), offered in memory too, so that the same key gives the same batches. Same law (a uniformly
  * random permutation per epoch, or one for all epochs) and therefore exactly the events and relation of
- * {@link PersistentShuffleSampler} / {@link DynamicShuffleSampler}. Requires b | n and n the exact number
- * of rows. A run draws the key as the first two words of its generator.
+ * {@link FixedSizeBatchSampler#persistentShuffle} / {@link FixedSizeBatchSampler#dynamicShuffle}. Requires
+ * b | n and n the exact number of rows. A run draws the key as the first two words of its generator.
  *
  * @param batchSize b
  * @param epochs E
@@ -25,7 +25,7 @@ public record PlannedShuffleSampler(int batchSize, int epochs, boolean persisten
 
     @Override
     public BatchSampler direct() {
-        return persistent ? new PersistentShuffleSampler(batchSize, epochs) : new DynamicShuffleSampler(batchSize, epochs);
+        return persistent ? FixedSizeBatchSampler.persistentShuffle(batchSize, epochs) : FixedSizeBatchSampler.dynamicShuffle(batchSize, epochs);
     }
 
     @Override

@@ -59,11 +59,11 @@ public final class Samplers {
         RECIPES.put("planned-shuffle-dynamic", new ZeroOutRecipe(
                 (n, b, e) -> new PlannedShuffleSampler(b, FixedPartition.integerEpochs(e), false)));
         RECIPES.put("deterministic", new ZeroOutRecipe(
-                (n, b, e) -> new DeterministicSampler(b, FixedPartition.integerEpochs(e))));
+                (n, b, e) -> FixedSizeBatchSampler.deterministic(b, FixedPartition.integerEpochs(e))));
         RECIPES.put("shuffle-persistent", new ZeroOutRecipe(
-                (n, b, e) -> new PersistentShuffleSampler(b, FixedPartition.integerEpochs(e))));
+                (n, b, e) -> FixedSizeBatchSampler.persistentShuffle(b, FixedPartition.integerEpochs(e))));
         RECIPES.put("shuffle-dynamic", new ZeroOutRecipe(
-                (n, b, e) -> new DynamicShuffleSampler(b, FixedPartition.integerEpochs(e))));
+                (n, b, e) -> FixedSizeBatchSampler.dynamicShuffle(b, FixedPartition.integerEpochs(e))));
     }
 
     /**

@@ -23,11 +23,11 @@
  *       <td>add/remove</td><td>PLD / RDP</td><td>PLD (floor)</td></tr>
  *   <tr><td>{@link org.dpopt.sampling.TruncatedPoissonSampler}</td><td>TruncatedPoisson</td>
  *       <td>zero-out</td><td>Poisson + (1+e^ε)η</td><td>—</td></tr>
- *   <tr><td>{@link org.dpopt.sampling.DeterministicSampler}</td><td>AblqStep(DETERMINISTIC)</td>
+ *   <tr><td>{@link org.dpopt.sampling.FixedSizeBatchSampler#deterministic}</td><td>AblqStep(DETERMINISTIC)</td>
  *       <td>zero-out</td><td>Gaussian, sensitivity √E (exact)</td><td>same</td></tr>
- *   <tr><td>{@link org.dpopt.sampling.PersistentShuffleSampler}</td><td>AblqStep(PERSISTENT_SHUFFLE)</td>
+ *   <tr><td>{@link org.dpopt.sampling.FixedSizeBatchSampler#persistentShuffle}</td><td>AblqStep(PERSISTENT_SHUFFLE)</td>
  *       <td>zero-out</td><td>deterministic</td><td>max statistic at σ/√E (optimistic)</td></tr>
- *   <tr><td>{@link org.dpopt.sampling.DynamicShuffleSampler}</td><td>AblqStep(DYNAMIC_SHUFFLE)</td>
+ *   <tr><td>{@link org.dpopt.sampling.FixedSizeBatchSampler#dynamicShuffle}</td><td>AblqStep(DYNAMIC_SHUFFLE)</td>
  *       <td>zero-out</td><td>deterministic</td><td>E-fold composed max statistic (optimistic)</td></tr>
  * </table>
  *

@@ -1,6 +1,8 @@
 package org.dpopt.spark;
 
 import java.io.Serializable;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
@@ -10,26 +12,18 @@ import org.dpopt.oracle.GllBisectionProx;
 
 /**
  * A loss as executors rebuild it: a name from {@link Losses#byName} and, for the Moreau envelope of a
- * non-smooth loss, its (β, accuracy); for the k-class multinomial loss, k. Losses are not serializable; their recipe is. Refuses a loss the
- * recipe would not rebuild equal to itself.
+ * non-smooth loss, its (β, accuracy); for the k-class multinomial loss, k. Losses are not serializable;
+ * their recipe is. Refuses a loss the recipe would not rebuild equal to itself.
+ *
+ * @param name the base loss's name
+ * @param smoothed true for the Moreau envelope of the base loss
+ * @param beta the envelope's β (0 unless smoothed)
+ * @param accuracy the envelope's accuracy (0 unless smoothed)
+ * @param classes k for the multinomial loss, else 0
  */
-final class LossCodec implements Serializable {
-    private static final long serialVersionUID = 1L;
-
-    private final String name;
-    private final boolean smoothed;
-    private final double beta;
-    private final double accuracy;
-    private final int classes;
-    private transient Loss loss;
-
-    private LossCodec(String name, boolean smoothed, double beta, double accuracy, int classes) {
-        this.name = name;
-        this.smoothed = smoothed;
-        this.beta = beta;
-        this.accuracy = accuracy;
-        this.classes = classes;
-    }
+record LossCodec(String name, boolean smoothed, double beta, double accuracy, int classes) implements Serializable {
+    /** The losses rebuilt in this JVM, one per recipe (losses are immutable and thread-safe). */
+    private static final Map<LossCodec, Loss> BUILT = new ConcurrentHashMap<>();
 
     /** The recipe of a loss. */
     static LossCodec of(Loss loss) {
@@ -57,17 +51,17 @@ final class LossCodec implements Serializable {
         return new LossCodec(loss.name(), false, 0, 0, 0);
     }
 
-    /** The loss (rebuilt once per JVM). */
+    /** The loss (rebuilt once per JVM and recipe). */
     Loss loss() {
-        if (loss == null) {
-            if (classes > 0) {
-                loss = Losses.multinomial(classes);
-            } else {
-                GeneralizedLinearLoss base = Losses.byName(name);
-                loss = smoothed ? GllBisectionProx.of(base, beta, accuracy) : base;
-            }
+        return BUILT.computeIfAbsent(this, LossCodec::build);
+    }
+
+    private Loss build() {
+        if (classes > 0) {
+            return Losses.multinomial(classes);
         }
-        return loss;
+        GeneralizedLinearLoss base = Losses.byName(name);
+        return smoothed ? GllBisectionProx.of(base, beta, accuracy) : base;
     }
 
     /** The loss as a generalized linear loss (the full passes' kernels need one). */

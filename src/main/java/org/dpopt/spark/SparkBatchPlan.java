@@ -194,7 +194,7 @@ final class SparkBatchPlan implements StoredPlan {
             while (it.hasNext()) {
                 StepBatch b = it.next();
                 visited++;
-                if (b.step == step) {
+                if (b.step() == step) {
                     Dataset ds = b.dataset();
                     int k = ds.size();
                     int[] idx = new int[k];
@@ -216,7 +216,7 @@ final class SparkBatchPlan implements StoredPlan {
     @Override
     public Map<Long, long[]> members() {
         Map<Long, long[]> out = new HashMap<>();
-        for (Tuple2<Long, long[]> t : batches.map(b -> new Tuple2<>(b.step, b.ids)).collect()) {
+        for (Tuple2<Long, long[]> t : batches.map(b -> new Tuple2<>(b.step(), b.ids())).collect()) {
             out.put(t._1(), t._2());
         }
         return out;

@@ -38,11 +38,6 @@ import org.ejml.data.DMatrixRMaj;
 public final class SparkBenchSuite implements BenchSuite {
 
     @Override
-    public String name() {
-        return "spark";
-    }
-
-    @Override
     public Map<String, Object> run(Path out, boolean quick, PrintWriter progress) throws Exception {
         return run(out, SparkBenchOptions.of(quick), progress);
     }

@@ -25,7 +25,7 @@ import org.ejml.data.DMatrixRMaj;
  * <p>{@link #rows} is one job that returns only the requested rows: the sorted distinct ids are
  * broadcast, each block finds its own by binary search among its consecutive ids and copies those rows
  * (no other row is read), and the driver assembles them in id order. Rows fetched per call: the number
- * of distinct ids (counted by {@link #rowsFetched()}). {@link #meanGradientAndRows} does the same inside
+ * of distinct ids (counted by {@link Counts#rowsFetched()}). {@link #meanGradientAndRows} does the same inside
  * a gradient pass's {@code treeAggregate} (the rows travel up the tree with the partial sums), so SVRG
  * needs one job per epoch.
  *
@@ -65,22 +65,20 @@ public final class SparkPasses implements DataPasses {
         return data.dimension();
     }
 
-    /** Full passes (value, gradient, Hessian) made so far. */
-    public long passes() {
-        return passes;
-    }
-
     /**
-     * Rows returned by {@link #rows} and {@link #meanGradientAndRows} so far (each distinct id of a call
-     * counted once).
+     * What the passes have cost so far (non-private; for tests and benchmarks).
+     *
+     * @param passes full passes (value, gradient, Hessian) made
+     * @param rowsFetched rows returned by {@link #rows} and {@link #meanGradientAndRows} (each distinct id
+     *                    of a call counted once)
+     * @param fetchJobs jobs that only fetched rows ({@link #rows})
      */
-    public long rowsFetched() {
-        return rowsFetched;
+    public record Counts(long passes, long rowsFetched, long fetchJobs) {
     }
 
-    /** Jobs that only fetched rows ({@link #rows}) so far. */
-    public long fetchJobs() {
-        return fetchJobs;
+    /** The counts so far. */
+    public Counts counts() {
+        return new Counts(passes, rowsFetched, fetchJobs);
     }
 
     /** What one pass computes on one block, into acc. */

@@ -6,34 +6,19 @@ import org.ejml.data.DMatrixRMaj;
 
 /**
  * One step's kept members after truncation, in increasing id order, with their rows: what a DP-SGD step
- * reads. Padding slots are not stored (weight 0 adds nothing to the sum). The in-memory view for the
- * shared kernel is built once per JVM holding the batch.
+ * reads. Padding slots are not stored (weight 0 adds nothing to the sum).
+ *
+ * @param step the step t
+ * @param ids the kept members' record ids, increasing
+ * @param d the number of features
+ * @param bound the declared row-norm bound R
+ * @param x the members' features, row-major (ids.length rows of d)
+ * @param y the members' labels
  */
-final class StepBatch implements Serializable {
-    private static final long serialVersionUID = 1L;
+record StepBatch(long step, long[] ids, int d, double bound, double[] x, double[] y) implements Serializable {
 
-    final long step;
-    final long[] ids;
-    final int d;
-    final double bound;
-    final double[] x;
-    final double[] y;
-    private transient Dataset view;
-
-    StepBatch(long step, long[] ids, int d, double bound, double[] x, double[] y) {
-        this.step = step;
-        this.ids = ids;
-        this.d = d;
-        this.bound = bound;
-        this.x = x;
-        this.y = y;
-    }
-
-    /** The members' rows as a dataset (row a is record ids[a]). */
+    /** The members' rows as a dataset for the shared kernel (row a is record ids[a]); built per call. */
     Dataset dataset() {
-        if (view == null) {
-            view = Dataset.of(DMatrixRMaj.wrap(ids.length, d, x), y, bound);
-        }
-        return view;
+        return Dataset.of(DMatrixRMaj.wrap(ids.length, d, x), y, bound);
     }
 }

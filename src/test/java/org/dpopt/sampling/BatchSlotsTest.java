@@ -54,7 +54,7 @@ class BatchSlotsTest {
         // fixed-size batches: the starting capacity is already the bound
         PlannedShuffleSampler shuffle = new PlannedShuffleSampler(40, 2, true);
         assertSameBatches(shuffle, n, 8, shuffle.initialBatchSlots(n));
-        DeterministicSampler fixed = new DeterministicSampler(40, 2);
+        FixedSizeBatchSampler fixed = FixedSizeBatchSampler.deterministic(40, 2);
         assertSameBatches(fixed, n, 9, fixed.initialBatchSlots(n));
     }
 
@@ -66,7 +66,7 @@ class BatchSlotsTest {
         assertEquals(256 + 128 + 16,
                 PlannedPoissonSampler.of(new PoissonSampler(256, 10)).initialBatchSlots(1_000_000));
         assertEquals(300, new TruncatedPoissonSampler(256, 300, 10).initialBatchSlots(1_000_000));
-        assertEquals(64, new DeterministicSampler(64, 1).initialBatchSlots(6_400));
+        assertEquals(64, FixedSizeBatchSampler.deterministic(64, 1).initialBatchSlots(6_400));
     }
 
     @Test

@@ -55,7 +55,7 @@ class FixedPartitionSamplersTest {
 
     @Test
     void deterministicBatchesAreConsecutiveBlocksEveryEpoch() {
-        BatchSampler s = new DeterministicSampler(4, 3);
+        BatchSampler s = FixedSizeBatchSampler.deterministic(4, 3);
         int[][] b = batches(s, 12, 1);
         assertEquals(9, b.length);
         assertEquals(9, s.steps(12));
@@ -68,7 +68,7 @@ class FixedPartitionSamplersTest {
 
     @Test
     void persistentShuffleReusesOnePermutationAndIsSeedDeterministic() {
-        BatchSampler s = new PersistentShuffleSampler(5, 4);
+        BatchSampler s = FixedSizeBatchSampler.persistentShuffle(5, 4);
         int[][] b = batches(s, 100, 7);
         int[] first = epochOrder(b, 20, 0);
         assertPermutation(first, 100);
@@ -82,7 +82,7 @@ class FixedPartitionSamplersTest {
 
     @Test
     void dynamicShuffleDrawsAFreshPermutationEachEpoch() {
-        BatchSampler s = new DynamicShuffleSampler(5, 4);
+        BatchSampler s = FixedSizeBatchSampler.dynamicShuffle(5, 4);
         int[][] b = batches(s, 100, 7);
         int[][] orders = new int[4][];
         for (int e = 0; e < 4; e++) {
@@ -104,7 +104,7 @@ class FixedPartitionSamplersTest {
         // Dynamic: 4000 epochs of one run. Persistent: 4000 runs (one per seed); within a run its
         // batch never changes. Counts ~ Bin(4000, 1/4): sd 27.4, tolerance 5 sd, false failure < 1e-6.
         int epochs = 4000;
-        int[][] dyn = batches(new DynamicShuffleSampler(5, epochs), 20, 11);
+        int[][] dyn = batches(FixedSizeBatchSampler.dynamicShuffle(5, epochs), 20, 11);
         int hits = 0;
         for (int e = 0; e < epochs; e++) {
             if (contains(dyn[e * 4], 0)) {
@@ -114,7 +114,7 @@ class FixedPartitionSamplersTest {
         assertEquals(1000, hits, 5 * 27.4);
         int persistentHits = 0;
         for (int r = 0; r < 4000; r++) {
-            int[][] per = batches(new PersistentShuffleSampler(5, 2), 20, 1000 + r);
+            int[][] per = batches(FixedSizeBatchSampler.persistentShuffle(5, 2), 20, 1000 + r);
             boolean in = contains(per[0], 0);
             assertEquals(in, contains(per[4], 0));
             if (in) {
@@ -135,22 +135,22 @@ class FixedPartitionSamplersTest {
 
     @Test
     void statesItsOwnZeroOutEvent() {
-        BatchSampler s = new DynamicShuffleSampler(10, 2);
+        BatchSampler s = FixedSizeBatchSampler.dynamicShuffle(10, 2);
         assertEquals(NeighboringRelation.ZERO_OUT, s.relation());
         assertEquals(new AblqStepEvent(AblqStepEvent.BatchOrder.DYNAMIC_SHUFFLE, 1.5, 10), s.stepEvent(100, 1.5));
         assertEquals(new SelfComposedEvent(s.stepEvent(100, 1.5), 20), s.privacyEvent(100, 1.5));
         assertEquals(DpEvents.normalize(s.privacyEvent(100, 1.5)), s.privacyEvent(100, 1.5));
-        assertTrue(new DeterministicSampler(10, 1).stepEvent(100, 1).describe().contains("DETERMINISTIC"));
+        assertTrue(FixedSizeBatchSampler.deterministic(10, 1).stepEvent(100, 1).describe().contains("DETERMINISTIC"));
     }
 
     @Test
     void refusesInvalidTriples() {
-        assertThrows(IllegalArgumentException.class, () -> new DeterministicSampler(3, 1).steps(10));
-        assertThrows(IllegalArgumentException.class, () -> new PersistentShuffleSampler(3, 1).iterator(10, Rngs.seeded(1)));
-        assertThrows(IllegalArgumentException.class, () -> new DynamicShuffleSampler(3, 1).stepEvent(10, 1));
-        assertThrows(IllegalArgumentException.class, () -> new DeterministicSampler(20, 1).steps(10));
-        assertThrows(IllegalArgumentException.class, () -> new DeterministicSampler(0, 1));
-        assertThrows(IllegalArgumentException.class, () -> new DynamicShuffleSampler(5, 0));
+        assertThrows(IllegalArgumentException.class, () -> FixedSizeBatchSampler.deterministic(3, 1).steps(10));
+        assertThrows(IllegalArgumentException.class, () -> FixedSizeBatchSampler.persistentShuffle(3, 1).iterator(10, Rngs.seeded(1)));
+        assertThrows(IllegalArgumentException.class, () -> FixedSizeBatchSampler.dynamicShuffle(3, 1).stepEvent(10, 1));
+        assertThrows(IllegalArgumentException.class, () -> FixedSizeBatchSampler.deterministic(20, 1).steps(10));
+        assertThrows(IllegalArgumentException.class, () -> FixedSizeBatchSampler.deterministic(0, 1));
+        assertThrows(IllegalArgumentException.class, () -> FixedSizeBatchSampler.dynamicShuffle(5, 0));
         assertThrows(IllegalArgumentException.class, () -> Samplers.byName("shuffle-dynamic").create(10, 5, 1.5));
         assertThrows(IllegalArgumentException.class, () -> Samplers.byName("deterministic").create(10, 5, 0));
         assertThrows(IllegalArgumentException.class, () -> Samplers.byName("no-such-sampler"));

@@ -200,7 +200,7 @@ class SparkEngineAgreementTest {
         OptimizationResult mem = opt.run(problem, plan, Rngs.seeded(5));
         SparkPasses passes = new SparkPasses(spark);
         OptimizationResult dist = opt.run(passes, spark.shape(Losses.logistic(), l1, 0), plan, Rngs.seeded(5));
-        assertEquals(40, passes.passes(), "one distributed full-gradient pass per step");
+        assertEquals(40, passes.counts().passes(), "one distributed full-gradient pass per step");
         assertClose(mem.solution(), dist.solution(), 1e-9);
         assertEquals(mem.privacy(), dist.privacy());
         assertEquals(plan.statement(), dist.ledger());
@@ -239,17 +239,18 @@ class SparkEngineAgreementTest {
         sameRelease(plan, mem, dist);
         long epochs = (long) plan.parameters().real(Param.EPOCHS);
         long k = (long) plan.parameters().real(Param.INNER_STEPS);
-        assertEquals(epochs + 1, passes.passes(), "one full pass per anchor");
-        assertEquals(0, passes.fetchJobs(), "each epoch's rows come with the anchor pass before it: no other job");
-        assertTrue(passes.rowsFetched() <= epochs * k, "at most k rows per epoch: " + passes.rowsFetched());
-        assertTrue(passes.rowsFetched() > 0.9 * epochs * k * Math.exp(-k / (double) N), "distinct draws fetched");
+        assertEquals(epochs + 1, passes.counts().passes(), "one full pass per anchor");
+        assertEquals(0, passes.counts().fetchJobs(), "each epoch's rows come with the anchor pass before it: no other job");
+        long fetched = passes.counts().rowsFetched();
+        assertTrue(fetched <= epochs * k, "at most k rows per epoch: " + fetched);
+        assertTrue(fetched > 0.9 * epochs * k * Math.exp(-k / (double) N), "distinct draws fetched");
         // with early stopping the epochs are not known in advance: each epoch's rows are a job of their own
         ApproximateObjectivePerturbation early = opt.toBuilder().earlyStop(true).build();
         RunPlan earlyPlan = early.plan(problem.shape(), PrivacyBudget.of(1.0, 1e-5));
         SparkPasses separate = new SparkPasses(spark);
         sameRelease(earlyPlan, early.run(problem, earlyPlan, Rngs.seeded(23)),
                 early.run(separate, shape, earlyPlan, Rngs.seeded(23)));
-        assertEquals(separate.passes() - 1, separate.fetchJobs(), "one fetch job per epoch run");
+        assertEquals(separate.counts().passes() - 1, separate.counts().fetchJobs(), "one fetch job per epoch run");
     }
 
     /** Same model to 1e-9, same report, ledger == statement, same public parameters. */

@@ -83,7 +83,7 @@ class SparkPassesTest {
         DMatrixRMaj gm = new DMatrixRMaj(6, 1);
         m.meanGradient(Losses.logistic(), w, gm);
         close(g, gm);
-        assertEquals(6, s.passes());
+        assertEquals(6, s.counts().passes());
     }
 
     @Test
@@ -92,7 +92,7 @@ class SparkPassesTest {
         long[] ids = {2999, 5, 17, 5, 0, 1500, 17, 2999, 42};
         DataPasses.Rows r = s.rows(ids, 8); // the last id is not asked for
         assertEquals(5, r.data().size(), "distinct rows among the first 8 ids");
-        assertEquals(5, s.rowsFetched());
+        assertEquals(5, s.counts().rowsFetched());
         DMatrixRMaj row = new DMatrixRMaj(6, 1);
         DMatrixRMaj want = new DMatrixRMaj(6, 1);
         for (int t = 0; t < 8; t++) {

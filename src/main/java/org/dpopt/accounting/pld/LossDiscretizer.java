@@ -1,5 +1,7 @@
 package org.dpopt.accounting.pld;
 
+import java.util.function.DoublePredicate;
+
 /**
  * Puts a continuous privacy loss, given by the closed-form tails of a {@link LossModel}, on the grid
  * l_k = k·h. The loss range is cut where each tail's P-mass falls below
@@ -148,17 +150,7 @@ final class LossDiscretizer {
                 throw new PldGridTooLargeException("PLD loss range must be finite but its upper tail does not end");
             }
         }
-        double lo = prev;
-        double hi = l;
-        for (int it = 0; it < 60 && hi - lo > 1e-9 * Math.max(1, Math.abs(hi)); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (m.upperP(mid) > PrivacyLossDistributions.CONSTRUCTION_TAIL) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
+        return tailEdge(prev, l, mid -> m.upperP(mid) > PrivacyLossDistributions.CONSTRUCTION_TAIL);
     }
 
     private static double findLow(LossModel m) {
@@ -177,16 +169,23 @@ final class LossDiscretizer {
         if (l <= m.supportLow()) {
             return m.supportLow();
         }
-        double lo = l;
-        double hi = prev;
-        for (int it = 0; it < 60 && hi - lo > 1e-9 * Math.max(1, Math.abs(lo)); it++) {
-            double mid = 0.5 * (lo + hi);
-            if (m.lowerP(mid) > PrivacyLossDistributions.CONSTRUCTION_TAIL) {
-                hi = mid;
+        return tailEdge(prev, l, mid -> m.lowerP(mid) > PrivacyLossDistributions.CONSTRUCTION_TAIL);
+    }
+
+    /**
+     * Bisection between a loss {@code heavy} whose tail beyond it is still above the construction tail and
+     * a loss {@code light} whose tail is not (on either side of heavy), to a relative width 1e-9 of light
+     * or 60 halvings; returns the light end, so the tail beyond it stays within the construction tail.
+     */
+    private static double tailEdge(double heavy, double light, DoublePredicate heavyAt) {
+        for (int it = 0; it < 60 && Math.abs(light - heavy) > 1e-9 * Math.max(1, Math.abs(light)); it++) {
+            double mid = 0.5 * (heavy + light);
+            if (heavyAt.test(mid)) {
+                heavy = mid;
             } else {
-                lo = mid;
+                light = mid;
             }
         }
-        return lo;
+        return light;
     }
 }

@@ -28,11 +28,15 @@ public interface LossModel {
     /** A loss value near the middle of P's loss distribution (a starting point for tail searches). */
     double center();
 
-    /** The infimum of the support of L under P (may be −∞). */
-    double supportLow();
+    /** The infimum of the support of L under P; by default −∞ (unbounded below). */
+    default double supportLow() {
+        return Double.NEGATIVE_INFINITY;
+    }
 
-    /** The supremum of the support of L under P (may be +∞). */
-    double supportHigh();
+    /** The supremum of the support of L under P; by default +∞ (unbounded above). */
+    default double supportHigh() {
+        return Double.POSITIVE_INFINITY;
+    }
 
     /** A typical scale of L under P (used only to start tail searches). */
     double scale();

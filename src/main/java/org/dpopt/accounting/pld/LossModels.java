@@ -11,49 +11,30 @@ final class LossModels {
      * s = 1/z. The reversed pair has the same loss law, so both directions coincide.
      */
     static LossModel gaussian(double z) {
-        final double mu = 1 / (2 * z * z);
-        final double s = 1 / z;
-        return new LossModel() {
-            @Override
-            public double upperP(double l) {
-                return NormalTail.upper((l - mu) / s);
-            }
+        return new GaussianLoss(1 / (2 * z * z), 1 / z);
+    }
 
-            @Override
-            public double lowerP(double l) {
-                return NormalTail.lower((l - mu) / s);
-            }
+    /** L ~ N(μ, s²) under P, N(−μ, s²) under Q; unbounded support. */
+    private record GaussianLoss(double center, double scale) implements LossModel {
+        @Override
+        public double upperP(double l) {
+            return NormalTail.upper((l - center) / scale);
+        }
 
-            @Override
-            public double upperQ(double l) {
-                return NormalTail.upper((l + mu) / s);
-            }
+        @Override
+        public double lowerP(double l) {
+            return NormalTail.lower((l - center) / scale);
+        }
 
-            @Override
-            public double lowerQ(double l) {
-                return NormalTail.lower((l + mu) / s);
-            }
+        @Override
+        public double upperQ(double l) {
+            return NormalTail.upper((l + center) / scale);
+        }
 
-            @Override
-            public double center() {
-                return mu;
-            }
-
-            @Override
-            public double supportLow() {
-                return Double.NEGATIVE_INFINITY;
-            }
-
-            @Override
-            public double supportHigh() {
-                return Double.POSITIVE_INFINITY;
-            }
-
-            @Override
-            public double scale() {
-                return s;
-            }
-        };
+        @Override
+        public double lowerQ(double l) {
+            return NormalTail.lower((l + center) / scale);
+        }
     }
 
     /**
@@ -63,60 +44,62 @@ final class LossModels {
      * P(L ≤ l) = ½·exp((l − 1/b)/2) and Q(L &gt; l) = ½·exp(−(l + 1/b)/2). Symmetric in direction.
      */
     static LossModel laplace(double b) {
-        final double r = 1 / b;
-        return new LossModel() {
-            @Override
-            public double upperP(double l) {
-                if (l < -r) {
-                    return 1;
-                }
-                return l >= r ? 0 : 0.5 - 0.5 * Math.expm1((l - r) / 2);
-            }
+        return new LaplaceLoss(1 / b);
+    }
 
-            @Override
-            public double lowerP(double l) {
-                if (l < -r) {
-                    return 0;
-                }
-                return l >= r ? 1 : 0.5 * Math.exp((l - r) / 2);
+    /** The Laplace pair's loss on [−r, r], r = 1/b, with its two atoms at ±r. */
+    private record LaplaceLoss(double r) implements LossModel {
+        @Override
+        public double upperP(double l) {
+            if (l < -r) {
+                return 1;
             }
+            return l >= r ? 0 : 0.5 - 0.5 * Math.expm1((l - r) / 2);
+        }
 
-            @Override
-            public double upperQ(double l) {
-                if (l < -r) {
-                    return 1;
-                }
-                return l >= r ? 0 : 0.5 * Math.exp(-(l + r) / 2);
-            }
-
-            @Override
-            public double lowerQ(double l) {
-                if (l < -r) {
-                    return 0;
-                }
-                return l >= r ? 1 : 0.5 - 0.5 * Math.expm1(-(l + r) / 2);
-            }
-
-            @Override
-            public double center() {
+        @Override
+        public double lowerP(double l) {
+            if (l < -r) {
                 return 0;
             }
+            return l >= r ? 1 : 0.5 * Math.exp((l - r) / 2);
+        }
 
-            @Override
-            public double supportLow() {
-                return -r;
+        @Override
+        public double upperQ(double l) {
+            if (l < -r) {
+                return 1;
             }
+            return l >= r ? 0 : 0.5 * Math.exp(-(l + r) / 2);
+        }
 
-            @Override
-            public double supportHigh() {
-                return r;
+        @Override
+        public double lowerQ(double l) {
+            if (l < -r) {
+                return 0;
             }
+            return l >= r ? 1 : 0.5 - 0.5 * Math.expm1(-(l + r) / 2);
+        }
 
-            @Override
-            public double scale() {
-                return r;
-            }
-        };
+        @Override
+        public double center() {
+            return 0;
+        }
+
+        @Override
+        public double supportLow() {
+            return -r;
+        }
+
+        @Override
+        public double supportHigh() {
+            return r;
+        }
+
+        @Override
+        public double scale() {
+            return r;
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.dpopt.optim.core;
 
+import java.util.Locale;
+
 /**
  * Deliberately broken variants of the optimizers, for <b>auditing only</b>: an empirical privacy
  * audit must flag each of them (its ε lower bound exceeds the claimed ε), which shows that the audit
@@ -9,36 +11,32 @@ package org.dpopt.optim.core;
  */
 public enum Mutation {
     /** The correct algorithm. */
-    NONE("none"),
+    NONE,
     /** Every noise draw at half its standard deviation (or Laplace scale) while the full one is recorded. */
-    HALF_NOISE("half-noise"),
+    HALF_NOISE,
     /**
      * Every release is noised with half the sensitivity its caller states: the bug of a sensitivity
      * computed for the wrong relation or bound. A Gaussian release is noised (and reported to the
      * release observer) at Δ/2; objective-perturbation noise, whose σ is proportional to the per-record
      * gradient bound, at σ/2.
      */
-    HALF_SENSITIVITY("half-sensitivity"),
+    HALF_SENSITIVITY,
     /** DP-SGD family: per-example gradients are not clipped. */
-    NO_CLIPPING("no-clipping"),
+    NO_CLIPPING,
     /** DP-SGD: the noisy sum is divided by the realized batch size instead of the public normalizer. */
-    REALIZED_BATCH("realized-batch"),
+    REALIZED_BATCH,
     /** DP-SGD: the privacy statement is made for sampling rate q/2 while batches are drawn at q. */
-    HALF_RATE_ACCOUNTING("half-rate-accounting"),
+    HALF_RATE_ACCOUNTING,
     /** DP-SGD: batches come from a shuffle while the statement is Poisson sampling at q = b/n. */
-    SHUFFLE_AS_POISSON("shuffle-as-poisson"),
+    SHUFFLE_AS_POISSON,
     /** Objective perturbation run with a smoothness β above the theorem's limit εnλ. */
-    OBJPERT_BETA("objpert-beta"),
+    OBJPERT_BETA,
     /** Report-noisy-max with half the Laplace scale the statement assumes. */
-    RNM_HALF_SCALE("rnm-half-scale");
+    RNM_HALF_SCALE;
 
-    private final String cliName;
+    private final String cliName = name().toLowerCase(Locale.ROOT).replace('_', '-');
 
-    Mutation(String cliName) {
-        this.cliName = cliName;
-    }
-
-    /** The name used by {@code dpopt audit --mutant}. */
+    /** The name used by {@code dpopt audit --mutant}: the constant's name in lower case, words joined by '-'. */
     public String cliName() {
         return cliName;
     }

@@ -20,7 +20,7 @@ import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.oracle.BatchGradientSource;
 import org.dpopt.sampling.BatchSampler;
-import org.dpopt.sampling.DynamicShuffleSampler;
+import org.dpopt.sampling.FixedSizeBatchSampler;
 import org.dpopt.sampling.PoissonSampler;
 import org.dpopt.sampling.Samplers;
 
@@ -91,7 +91,7 @@ public final class NoisySgd extends BaseOptimizer {
         if (m == Mutation.HALF_RATE_ACCOUNTING) {
             accounted = new PoissonSampler(b / 2.0, drawn.steps(n));
         } else if (m == Mutation.SHUFFLE_AS_POISSON) {
-            drawn = new DynamicShuffleSampler(b, (int) Math.max(1, Math.round(sgd.epochs())));
+            drawn = FixedSizeBatchSampler.dynamicShuffle(b, (int) Math.max(1, Math.round(sgd.epochs())));
             accounted = new PoissonSampler(b, drawn.steps(n));
         }
         PrivacyAccountant acc = accountant();
