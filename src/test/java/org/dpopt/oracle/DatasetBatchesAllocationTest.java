@@ -19,13 +19,18 @@ import org.junit.jupiter.api.Test;
  * expected size b = 16 over n = 10⁶ rows stay below {@value #BOUND_BYTES} bytes. Slot arrays of n
  * entries (an int and a double per record) would be 12 MB, a thousand times the bound, while slots for
  * about b + 8√b records, the chunk buffers and the sampler are a few kilobytes; the bound leaves room
- * for the rare growth of the slots. Allocation does not depend on timing. Deterministic (fixed seeds).
+ * for the rare growth of the slots. The bound holds for the fewest bytes of {@value #RUNS} identical runs:
+ * the first use's class loading and a run made while the just-in-time compiler is still compiling the
+ * step allocate megabytes when this test runs alone in a fresh JVM (measured: 4.2 MB, then 3 KB once
+ * compiled, and 2.3 MB for a second run started straight after the first), while slots of n entries
+ * would be allocated by every run. Deterministic in what it asserts (fixed seeds).
  */
 class DatasetBatchesAllocationTest {
 
     private static final int N = 1_000_000;
     private static final int STEPS = 1_000;
     private static final long BOUND_BYTES = 12_000;
+    private static final int RUNS = 5;
 
     private static Dataset bigData() {
         DMatrixRMaj x = new DMatrixRMaj(N, 2);
@@ -57,7 +62,10 @@ class DatasetBatchesAllocationTest {
         Dataset data = bigData();
         BatchSampler[] samplers = {new PoissonSampler(16, STEPS), new TruncatedPoissonSampler(16, 48, STEPS)};
         for (BatchSampler s : samplers) {
-            long bytes = bytesOfRun(data, s);
+            long bytes = Long.MAX_VALUE;
+            for (int r = 0; r < RUNS; r++) {
+                bytes = Math.min(bytes, bytesOfRun(data, s));
+            }
             assertTrue(bytes < BOUND_BYTES, s.name() + ": open + " + STEPS + " steps over n = " + N
                     + " must allocate less than " + BOUND_BYTES + " bytes but allocated " + bytes);
         }
