@@ -292,6 +292,10 @@ final class PerfSuite implements BenchSuite {
             if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
                 cmd.addAll(List.of("--add-modules", "jdk.incubator.vector")); // the child uses this JVM's kernels
             }
+            if (ManagementFactory.getRuntimeMXBean().getInputArguments()
+                    .contains("-XX:+UseTransparentHugePages")) {
+                cmd.add("-XX:+UseTransparentHugePages"); // and this JVM's pages, as the launcher sets them
+            }
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.dpopt.cli.Main", "train",
                     "--algorithm", "dp-sgd", "--data", f.toString(), "--epsilon", "1", "--delta", "1e-5", "--epochs", "30", "--batch-size", "256", "--seed", String.valueOf(r), "--json"));
             Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
