@@ -83,18 +83,15 @@ public final class Audits {
                 e -> MultiCanaryAudits.pgMirrorDescent(e, 1, MultiCanaryAudits.MIRROR_K, "multi-canary-one-part"));
         add("pg-mirror-descent", "multi-canary-parts", FamilyAudits.MIRROR_MUTANTS, MultiCanaryAudits::pgMirrorDescent);
         add("pg-mirror-descent", "zero-out", FamilyAudits.MIRROR_MUTANTS, FamilyAudits::pgMirrorDescent);
-        add("objective-perturbation", "multi-canary-sensitivity-bound", gauss,
-                e -> MultiCanaryAudits.objectivePerturbation(e, false));
-        add("objective-perturbation", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
-                MultiCanaryAudits::objectivePerturbationCurvature, SMALL_EPSILON);
-        add("objective-perturbation", "sensitivity-bound", FamilyAudits.OBJPERT_MUTANTS,
-                e -> FamilyAudits.objectivePerturbation(e, false));
-        add("objective-perturbation-svrg", "multi-canary-sensitivity-bound", gauss,
-                e -> MultiCanaryAudits.objectivePerturbation(e, true));
-        add("objective-perturbation-svrg", "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA),
-                MultiCanaryAudits::objectivePerturbationSvrgCurvature, SMALL_EPSILON);
-        add("objective-perturbation-svrg", "sensitivity-bound", FamilyAudits.OBJPERT_MUTANTS,
-                e -> FamilyAudits.objectivePerturbation(e, true));
+        for (boolean svrg : new boolean[] {false, true}) { // the exact variant, then SVRG: the same three designs
+            String name = svrg ? "objective-perturbation-svrg" : "objective-perturbation";
+            add(name, "multi-canary-sensitivity-bound", gauss, e -> MultiCanaryAudits.objectivePerturbation(e, svrg));
+            add(name, "multi-canary-curvature", Set.of(Mutation.OBJPERT_BETA), svrg
+                    ? MultiCanaryAudits::objectivePerturbationSvrgCurvature
+                    : MultiCanaryAudits::objectivePerturbationCurvature, SMALL_EPSILON);
+            add(name, "sensitivity-bound", FamilyAudits.OBJPERT_MUTANTS,
+                    e -> FamilyAudits.objectivePerturbation(e, svrg));
+        }
         add("noisy-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::noisyFrankWolfe);
         add("noisy-frank-wolfe", "one-step", FamilyAudits.RNM_MUTANTS, FamilyAudits::noisyFrankWolfe);
         add("vr-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::vrFrankWolfe);
