@@ -28,7 +28,7 @@ final class FrankWolfeDomains {
 
     /** The flags of the ℓp-ball algorithm, with their defaults. */
     static FlagTable lpBallFlags() {
-        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, "sqrt(n eps)/6 (an l2 ball)")
+        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, "sqrt(n eps)/6 (an l2 ball) when none of --constraint, --radius, --p is given; 1 otherwise")
                 .and(Flag.P, "2");
     }
 
