@@ -61,7 +61,14 @@ class ReadmeExampleTest {
         assertEquals(2, p.length);
         assertEquals(200, model.parameters().get("dataset_size") instanceof Long l ? l.intValue() : -1);
         assertEquals(model.accuracy(test), Model.load(modelFile).accuracy(test), 0);
-        assertTrue(model.accuracy(test) > 0.5, "accuracy " + model.accuracy(test));
+        // The example's own fit draws secure noise (a different model every run, accuracy 0.45 seen once
+        // in CI), so usefulness is asserted on research-mode fits with the same settings, seeds 1-10 fixed
+        // in advance: deterministic, no false-failure probability.
+        double sum = 0;
+        for (long seed = 1; seed <= 10; seed++) {
+            sum += DpLogisticRegression.builder().epsilon(1.0).delta(1e-5).seed(seed).build().fit(train).accuracy(test);
+        }
+        assertTrue(sum / 10 > 0.5, "mean accuracy of 10 seeded fits " + sum / 10);
     }
 
     @Test
