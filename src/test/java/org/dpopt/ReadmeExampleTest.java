@@ -89,9 +89,18 @@ class ReadmeExampleTest {
         // --- end ---
         assertTrue(r.privacy().epsilon() <= 1.0);
         assertTrue(r.privacy().toString().contains("ADD_OR_REMOVE_ONE"));
-        assertTrue(Model.fromRun(r, problem, 1.0, new double[] {0, 1}).accuracy(split.test()) > 0.6);
+        // accuracy on research-mode runs of the same optimizer (seeds 1-5 fixed in advance), not on the
+        // example's secure draw: deterministic
         Problem plain = Problem.of(split.train(), Losses.logistic());
-        OptimizationResult q = sgd.optimize(plain, PrivacyBudget.of(1.0, 1e-5), Rngs.secure());
-        assertTrue(Metrics.accuracy(q.solution(), split.test()) > 0.6);
+        double withIntercept = 0;
+        double without = 0;
+        for (long seed = 1; seed <= 5; seed++) {
+            OptimizationResult s = sgd.optimize(problem, PrivacyBudget.of(1.0, 1e-5), Rngs.seeded(seed));
+            withIntercept += Model.fromRun(s, problem, 1.0, new double[] {0, 1}).accuracy(split.test()) / 5;
+            OptimizationResult q = sgd.optimize(plain, PrivacyBudget.of(1.0, 1e-5), Rngs.seeded(seed));
+            without += Metrics.accuracy(q.solution(), split.test()) / 5;
+        }
+        assertTrue(withIntercept > 0.6, "mean accuracy with the intercept " + withIntercept);
+        assertTrue(without > 0.6, "mean accuracy without the intercept " + without);
     }
 }
