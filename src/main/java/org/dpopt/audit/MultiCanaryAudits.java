@@ -212,17 +212,23 @@ final class MultiCanaryAudits {
      * its coordinate's spread by that factor. The statistic is −|w_(1+j)|.
      */
     static AuditTarget objectivePerturbationCurvature(double epsilon) {
-        int d = 1 + K;
-        Dataset others = Canaries.background(100, d, 1, 1.0, false, 36);
-        Dataset nulls = Dataset.of(new double[K][d], new double[K], 1.0);
-        NeighbouringPair pair = Canaries.replaceEach(others, nulls, Canaries.onAxes(d, 1, K, 1.0, 0, 1.0),
-                Canaries.axes(d, 1, K, 1), "canary x_j = e_(1+j), y = 0 (curvature 1 along e_(1+j)) replacing a null "
-                        + "record");
         return new AuditTarget("objective-perturbation", "multi-canary-curvature", PrivacyBudget.of(epsilon, 1e-5),
-                pair, FamilyAudits.HUBER, ConvexSets.unconstrained(),
+                curvaturePair(100, K, 36), FamilyAudits.HUBER, ConvexSets.unconstrained(),
                 (m, o) -> ObjectivePerturbation.builder().lambda(0.05).mutation(m).observer(o).build(),
                 Statistics.canaryShrinkage(), Set.of(Mutation.OBJPERT_BETA), BASIC_REPLACE, BASIC_REPLACE,
                 "n = 200, lambda = 0.05 (the mutant: beta/(20 eps n)); 100 canaries per run; -|w_(1+j)| (black-box)");
+    }
+
+    /**
+     * The curvature pair: k canaries x_j = e_(1+j), y = 0 (curvature 1 along e_(1+j)) each replacing a null
+     * record, next to {@code background} records in dimension 1 + k drawn with {@code seed}.
+     */
+    private static NeighbouringPair curvaturePair(int background, int k, long seed) {
+        int d = 1 + k;
+        Dataset others = Canaries.background(background, d, 1, 1.0, false, seed);
+        Dataset nulls = Dataset.of(new double[k][d], new double[k], 1.0);
+        return Canaries.replaceEach(others, nulls, Canaries.onAxes(d, 1, k, 1.0, 0, 1.0), Canaries.axes(d, 1, k, 1),
+                "canary x_j = e_(1+j), y = 0 (curvature 1 along e_(1+j)) replacing a null record");
     }
 
     /**
@@ -236,14 +242,8 @@ final class MultiCanaryAudits {
      */
     static AuditTarget objectivePerturbationSvrgCurvature(double epsilon) {
         int k = SVRG_CURVATURE_K;
-        int d = 1 + k;
-        Dataset others = Canaries.background(1, d, 1, 1.0, false, 39);
-        Dataset nulls = Dataset.of(new double[k][d], new double[k], 1.0);
-        NeighbouringPair pair = Canaries.replaceEach(others, nulls, Canaries.onAxes(d, 1, k, 1.0, 0, 1.0),
-                Canaries.axes(d, 1, k, 1), "canary x_j = e_(1+j), y = 0 (curvature 1 along e_(1+j)) replacing a null "
-                        + "record");
         return new AuditTarget("objective-perturbation-svrg", "multi-canary-curvature", PrivacyBudget.of(epsilon, 1e-5),
-                pair, FamilyAudits.HUBER, ConvexSets.unconstrained(),
+                curvaturePair(1, k, 39), FamilyAudits.HUBER, ConvexSets.unconstrained(),
                 (m, o) -> ApproximateObjectivePerturbation.builder().lambda(SVRG_LAMBDA).objectiveShare(SVRG_SHARE)
                         .accuracy(1e-14).earlyStop(true).mutation(m).observer(o).build(),
                 Statistics.canaryShrinkage(), Set.of(Mutation.OBJPERT_BETA), BASIC_REPLACE, BASIC_REPLACE,
