@@ -3,9 +3,7 @@ package org.dpopt.optim.frankwolfe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.geometry.LpBall;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
@@ -13,8 +11,6 @@ import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunPlan;
-import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,28 +33,14 @@ class NoisySfwPassesSensitivityTest {
         assertEquals(n, s.schedule().anchor());
         assertEquals(2 * base.lipschitz() / n, s.sensitivity(), 1e-15);
         List<Integer> victims = List.of(0, n / 2, n - 1);
+        AdversarialNeighbours.Probe estimates = NoisyStochasticFrankWolfeTest.forcedPointProbe(plan, s, loss, ball);
         AdversarialNeighbours.Probe probe = (data, seed) -> {
-            List<double[]> seen = new ArrayList<>();
-            UniformRandomProvider forced = Rngs.seeded(seed);
-            PrivateRun run = PrivateRun.start(plan, Problem.of(data, loss, ball), Rngs.seeded(5), RunOptions.DEFAULT);
-            NoisyStochasticFrankWolfe.iterate(run, s, (e, v) -> {
-                seen.add(e.data.clone());
-                for (int k = 0; k < v.numRows; k++) {
-                    v.data[k] = forced.nextDouble() - 0.5;
-                }
-                ball.lmo(v, v);
-            }, null);
+            List<double[]> seen = estimates.releases(data, seed);
             assertEquals(n, seen.size());
             return seen;
         };
-        double[] worst = adv.worstChange(victims, victims.size(), 4, (a, b, ya, yb, victim, gen) -> {
-            for (int k = 0; k < a.length; k++) {
-                a[k] = gen.nextDouble() - 0.5;
-                b[k] = gen.nextDouble() - 0.5;
-            }
-            ya[victim] = 0.5;
-            yb[victim] = -0.5;
-        }, probe, AdversarialNeighbours::l2, 70);
+        double[] worst = adv.worstChange(victims, victims.size(), 4, NoisyStochasticFrankWolfeTest::randomVictim,
+                probe, AdversarialNeighbours::l2, 70);
         assertTrue(worst[0] <= s.sensitivity() * (1 + 1e-9), "a pass moved " + worst[0] + " > " + s.sensitivity());
         assertTrue(worst[0] >= 0.99 * s.sensitivity(), "bound not attained: " + worst[0]);
     }

@@ -224,7 +224,22 @@ class NoisyStochasticFrankWolfeTest {
         for (int pos : positions) {
             victims.add(order.get(pos));
         }
-        AdversarialNeighbours.Probe probe = (data, seed) -> {
+        AdversarialNeighbours.Probe probe = forcedPointProbe(plan, s, loss, ball);
+        double[] worst = adv.worstChange(victims, 2, 4, NoisyStochasticFrankWolfeTest::randomVictim, probe,
+                AdversarialNeighbours::l2, 40);
+        assertTrue(worst[0] <= s.sensitivity() * (1 + 1e-9), "anchor " + worst[0] + " > " + s.sensitivity());
+        assertTrue(worst[1] <= s.sensitivity() * (1 + 1e-9), "difference " + worst[1] + " > " + s.sensitivity());
+        assertTrue(worst[0] >= 0.99 * s.sensitivity(), "anchor bound not attained: " + worst[0]);
+        assertTrue(worst[1] > 0);
+    }
+
+    /**
+     * The exact estimates d_t of a run on {@code data}, the iterates forced to random boundary points of the
+     * ball drawn with {@code seed} (the same points on both neighbours).
+     */
+    static AdversarialNeighbours.Probe forcedPointProbe(RunPlan plan, NoisyStochasticFrankWolfe.Schedule s,
+            GeneralizedLinearLoss loss, LpBall ball) {
+        return (data, seed) -> {
             List<double[]> seen = new ArrayList<>();
             UniformRandomProvider forced = Rngs.seeded(seed);
             PrivateRun run = PrivateRun.start(plan, Problem.of(data, loss, ball), Rngs.seeded(5), RunOptions.DEFAULT);
@@ -234,16 +249,10 @@ class NoisyStochasticFrankWolfeTest {
             }, null);
             return seen;
         };
-        double[] worst = adv.worstChange(victims, 2, 4, NoisyStochasticFrankWolfeTest::randomVictim, probe,
-                AdversarialNeighbours::l2, 40);
-        assertTrue(worst[0] <= s.sensitivity() * (1 + 1e-9), "anchor " + worst[0] + " > " + s.sensitivity());
-        assertTrue(worst[1] <= s.sensitivity() * (1 + 1e-9), "difference " + worst[1] + " > " + s.sensitivity());
-        assertTrue(worst[0] >= 0.99 * s.sensitivity(), "anchor bound not attained: " + worst[0]);
-        assertTrue(worst[1] > 0);
     }
 
     /** Random rows in (−½, ½)^d; labels ±½ keep the residuals inside the unclamped range. */
-    private static void randomVictim(double[] a, double[] b, double[] ya, double[] yb, int victim,
+    static void randomVictim(double[] a, double[] b, double[] ya, double[] yb, int victim,
             UniformRandomProvider gen) {
         for (int k = 0; k < a.length; k++) {
             a[k] = gen.nextDouble() - 0.5;
