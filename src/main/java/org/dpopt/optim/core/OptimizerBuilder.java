@@ -10,7 +10,7 @@ import org.dpopt.linalg.Checks;
  *
  * @param <B> the concrete builder type
  */
-public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> {
+public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> implements Cloneable {
     private RunOptions options = RunOptions.DEFAULT;
 
     /** For subclasses. */
@@ -71,5 +71,20 @@ public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> {
     /** The shared settings. */
     public RunOptions runOptions() {
         return options;
+    }
+
+    /**
+     * An independent copy of every setting of this builder. An optimizer keeps one copy as its settings
+     * (it never calls a setter on it) and hands out another from {@code toBuilder}, so each setting is
+     * declared once, in its builder. Builders hold values, immutable objects or private copies, so a
+     * field-by-field copy is a deep enough copy.
+     */
+    @SuppressWarnings("unchecked")
+    public final B copy() {
+        try {
+            return (B) super.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError("OptimizerBuilder is Cloneable", e);
+        }
     }
 }

@@ -54,21 +54,11 @@ import org.ejml.data.DMatrixRMaj;
  * (Γnε balanced against the selection error, theory-notes/frank-wolfe.md §2), clamped to [1, maxIterations].
  */
 public final class NoisyFrankWolfe extends BaseOptimizer {
-    private final Polytope domain;
-    private final long iterations;
-    private final long maxIterations;
-    private final double supBound;
-    private final PrivacyAccountant accountant;
-    private final Dataset population;
+    private final Builder config;
 
     private NoisyFrankWolfe(Builder b) {
         super("noisy-frank-wolfe", NeighboringRelation.REPLACE_ONE, b.runOptions());
-        this.domain = b.domain;
-        this.iterations = b.iterations;
-        this.maxIterations = b.maxIterations;
-        this.supBound = b.supBound;
-        this.accountant = b.accountant;
-        this.population = b.population;
+        this.config = b.copy();
     }
 
     /** A builder with the documented defaults. */
@@ -93,35 +83,36 @@ public final class NoisyFrankWolfe extends BaseOptimizer {
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
-        Polytope set = FrankWolfeSupport.polytope(domain, shape, name());
-        NoisyFrankWolfeRules rules = new NoisyFrankWolfeRules(shape, set, supBound);
+        Polytope set = FrankWolfeSupport.polytope(config.domain, shape, name());
+        NoisyFrankWolfeRules rules = new NoisyFrankWolfeRules(shape, set, config.supBound);
         double beta = Double.NaN;
         if (!Double.isFinite(loss.scalarSmoothness())) {
             beta = rules.smoothing(loss, budget);
             loss = GllBisectionProx.of(loss, beta, loss.scalarLipschitz() / shape.size());
         }
-        FrankWolfeSupport.requireReplaceOne(accountant);
-        long t = iterations > 0 ? iterations
-                : (long) Math.max(1, Math.min(maxIterations, Math.ceil(rules.theoremSteps(loss, budget))));
+        FrankWolfeSupport.requireReplaceOne(config.accountant);
+        long t = config.iterations > 0 ? config.iterations
+                : (long) Math.max(1, Math.min(config.maxIterations, Math.ceil(rules.theoremSteps(loss, budget))));
         double delta = rules.sensitivity(loss);
-        double z = Calibration.noiseMultiplier(accountant, zz -> FrankWolfeSupport.pureSelections(1 / zz, t), budget.epsilon(),
+        double z = Calibration.noiseMultiplier(config.accountant, zz -> FrankWolfeSupport.pureSelections(1 / zz, t),
+                budget.epsilon(),
                 budget.delta(), 1e-6);
         double eps0 = 1 / z;
         ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
-        RunParameters.Builder p = FrankWolfeSupport.parameters(shape, accountant)
+        RunParameters.Builder p = FrankWolfeSupport.parameters(shape, config.accountant)
                 .put(Param.STEPS, t)
                 .put(Param.EPSILON_PER_STEP, eps0)
                 .put(Param.SCORE_SENSITIVITY, delta)
                 .put(Param.LAPLACE_SCALE, rnm.scale())
                 .put(Param.VERTICES, set.vertexCount(shape.dimension()))
-                .putIfFinite(Param.SUP_NORM_BOUND, supBound)
+                .putIfFinite(Param.SUP_NORM_BOUND, config.supBound)
                 .putIfFinite(Param.SMOOTHNESS, beta)
                 .put(Param.OUTPUT, "last");
         return RunPlan.builder(name(), shape)
-                .privacy(FrankWolfeSupport.pureSelections(eps0, t), relation(), accountant, budget)
+                .privacy(FrankWolfeSupport.pureSelections(eps0, t), relation(), config.accountant, budget)
                 .parameters(p.build())
                 .exactSizeRequired(true)
-                .detail(new Schedule(set, loss, t, rnm, supBound, beta))
+                .detail(new Schedule(set, loss, t, rnm, config.supBound, beta))
                 .build();
     }
 
@@ -137,7 +128,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer {
         // the gap of the objective the run minimizes: the smoothed one for a non-smooth loss
         boolean smoothed = !Double.isNaN(s.smoothing());
         Problem objective = smoothed ? Problem.of(problem.data(), s.loss(), s.set()) : problem;
-        FrankWolfeSupport.diagnose(run, population, w, s.steps() * problem.size(),
+        FrankWolfeSupport.diagnose(run, config.population, w, s.steps() * problem.size(),
                 smoothed ? Diagnostic.FRANK_WOLFE_GAP_SMOOTHED : Diagnostic.FRANK_WOLFE_GAP,
                 () -> FrankWolfeSupport.frankWolfeGap(objective, s.set(), w));
         return run.finish(w);

@@ -85,27 +85,12 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     /** Smallest planned part size accepted. */
     public static final int MIN_PART_SIZE = 8;
 
-    private final double p;
-    private final int rounds;
-    private final int innerPhases;
-    private final double rho;
-    private final int diagnosticIterations;
-    private final int trajectoryPoints;
-    private final PrivacyAccountant accountant;
-    private final DMatrixRMaj initialPoint; // null: random
-    private final Preset preset;
+
+    private final Builder config;
 
     private ProximallyGuidedMirrorDescent(Builder b) {
         super("pg-mirror-descent", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
-        this.initialPoint = b.initialPoint == null ? null : b.initialPoint.copy();
-        this.p = b.p;
-        this.rounds = b.rounds;
-        this.innerPhases = b.innerPhases;
-        this.rho = b.rho;
-        this.diagnosticIterations = b.diagnosticIterations;
-        this.trajectoryPoints = b.trajectoryPoints;
-        this.accountant = b.accountant;
-        this.preset = b.preset;
+        this.config = b.copy();
     }
 
     /** A builder (p = 2, automatic T_out and K, RDP accountant). */
@@ -120,17 +105,17 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
                 "a centred L2 ball (give --radius)", shape.domain()));
         int n = shape.size();
         int d = shape.dimension();
-        MirrorMap map = MirrorMap.lp(p, d);
+        MirrorMap map = MirrorMap.lp(config.p, d);
         double c = shape.lipschitz();
         if (!Double.isFinite(c)) {
             throw Checks.fail("loss Lipschitz constant", "finite", c);
         }
-        if (initialPoint != null && initialPoint.numRows != d) {
-            throw Checks.fail("initialPoint dimension", "equal to the problem's " + d, initialPoint.numRows);
+        if (config.initialPoint != null && config.initialPoint.numRows != d) {
+            throw Checks.fail("initialPoint dimension", "equal to the problem's " + d, config.initialPoint.numRows);
         }
         double declared = shape.loss().weakConvexity(shape.rowNormBound());
-        double r = Double.isNaN(rho) ? declared : rho;
-        boolean practical = usesPracticalRule(preset, declared);
+        double r = Double.isNaN(config.rho) ? declared : config.rho;
+        boolean practical = usesPracticalRule(config.preset, declared);
         if (r == 0) {
             // a convex loss is rho-weakly convex for every rho >= 0: both defaults were fitted on validation
             // splits of public data (theory-notes/defaults.md)
@@ -142,16 +127,17 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         if (r < declared) {
             throw Checks.fail("rho", "at least the loss's declared weak convexity " + declared, r);
         }
-        int[] tk = practical ? new int[] {rounds > 0 ? rounds : 1, innerPhases > 0 ? innerPhases : 1}
+        int[] tk = practical
+                ? new int[] {config.rounds > 0 ? config.rounds : 1, config.innerPhases > 0 ? config.innerPhases : 1}
                 : roundsAndPhases(n, d, map.kappa(), c, r, radius, budget);
         double partSize = n / ((double) tk[0] * tk[1]);
         if (partSize < MIN_PART_SIZE) {
             throw Checks.fail("expected part size n/(rounds*phases)", "at least " + MIN_PART_SIZE, partSize);
         }
-        LocalizedMirrorDescent.PhasePlan phase = LocalizedMirrorDescent.plan(partSize, accountant, budget);
+        LocalizedMirrorDescent.PhasePlan phase = LocalizedMirrorDescent.plan(partSize, config.accountant, budget);
         PgmdSchedule s = new PgmdSchedule(map, radius, c, r, tk[0], tk[1], phase, practical);
         return RunPlan.builder(name(), shape)
-                .privacy(s.statement(), relation(), accountant, budget)
+                .privacy(s.statement(), relation(), config.accountant, budget)
                 .parameters(parameters(shape, s))
                 .exactSizeRequired(false)
                 .detail(s)
@@ -162,8 +148,8 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     private int[] roundsAndPhases(int n, int d, double kappa, double c, double r, double radius,
             PrivacyBudget budget) {
         int tOut;
-        if (rounds > 0) {
-            tOut = rounds;
+        if (config.rounds > 0) {
+            tOut = config.rounds;
         } else {
             double gapBound = 2 * c * radius;
             double stat = Math.sqrt(r * gapBound * n / (c * c * kappa));
@@ -172,13 +158,13 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
                     / (c * c * kappa * d * Math.log(1 / budget.delta())));
             tOut = (int) Math.max(1, Math.floor(Math.min(stat, priv)));
         }
-        int k = innerPhases > 0 ? innerPhases : defaultPhases(n / (double) tOut);
-        if (rounds <= 0 && n / ((double) tOut * k) < MIN_PART_SIZE) {
+        int k = config.innerPhases > 0 ? config.innerPhases : defaultPhases(n / (double) tOut);
+        if (config.rounds <= 0 && n / ((double) tOut * k) < MIN_PART_SIZE) {
             tOut = Math.max(1, n / (k * MIN_PART_SIZE));
-            k = innerPhases > 0 ? innerPhases : defaultPhases(n / (double) tOut);
+            k = config.innerPhases > 0 ? config.innerPhases : defaultPhases(n / (double) tOut);
             while (tOut > 1 && n / ((double) tOut * k) < MIN_PART_SIZE) { // fewer rounds may need more phases
                 tOut--;
-                k = innerPhases > 0 ? innerPhases : defaultPhases(n / (double) tOut);
+                k = config.innerPhases > 0 ? config.innerPhases : defaultPhases(n / (double) tOut);
             }
         }
         return new int[] {tOut, k};
@@ -219,7 +205,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         return RunParameters.builder()
                 .put(Param.DATASET_SIZE, shape.size())
                 .put(Param.DIMENSION, shape.dimension())
-                .put(Param.LP_NORM, p)
+                .put(Param.LP_NORM, config.p)
                 .put(Param.WEAK_CONVEXITY, s.rho())
                 .put(Param.LIPSCHITZ, s.lipschitz())
                 .put(Param.RADIUS, s.radius())
@@ -234,7 +220,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
                 .put(Param.SIGMA, ph.noiseMultiplier() * s.lipschitz())
                 .put(Param.OUTPUT, s.lastIterate() ? "last" : "random")
                 .put(Param.PRESET, s.lastIterate() ? Preset.PRACTICAL.key() : Preset.PAPER.key())
-                .put(Param.ACCOUNTANT, accountant.name())
+                .put(Param.ACCOUNTANT, config.accountant.name())
                 .build();
     }
 
@@ -247,16 +233,16 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         // practical: t* = T_out + 1 is the last iterate (no draw); paper: uniform on 1..T_out
         int tStar = s.lastIterate() ? s.rounds() + 1 : run.rng().nextInt(s.rounds()) + 1;
         DMatrixRMaj w;
-        if (initialPoint != null) {
-            w = initialPoint.copy();
+        if (config.initialPoint != null) {
+            w = config.initialPoint.copy();
             s.map().projectCentredBall(s.radius(), w);
         } else if (s.lastIterate()) {
             w = new DMatrixRMaj(s.map().dimension(), 1);
         } else {
             w = randomStart(s.map(), s.radius() / 2, run.rng());
         }
-        Trajectory traj = new Trajectory(run.diagnosticsOn() && diagnosticIterations > 0
-                ? Math.min(trajectoryPoints, s.rounds()) : 0, s.rounds());
+        Trajectory traj = new Trajectory(run.diagnosticsOn() && config.diagnosticIterations > 0
+                ? Math.min(config.trajectoryPoints, s.rounds()) : 0, s.rounds());
         DMatrixRMaj out = rounds(run, s, parts, w, tStar, traj);
         if (run.diagnosticsOn()) {
             diagnose(run, s, out, tStar, traj);
@@ -300,16 +286,17 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
         if (!s.lastIterate()) {
             run.diagnose(Diagnostic.OUTPUT_INDEX, tStar);
         }
-        if (diagnosticIterations > 0) {
+        if (config.diagnosticIterations > 0) {
             ProximalStationarity.Result st = ProximalStationarity.compute(problem, s.map(), s.rho(), out,
-                    diagnosticIterations);
+                    config.diagnosticIterations);
             run.diagnose(Diagnostic.NEAR_STATIONARITY, st.stationarity());
             run.diagnose(Diagnostic.PROX_GAP, st.gap());
         }
         if (traj.size() > 0) {
             double sum = 0;
             for (DMatrixRMaj v : traj.points()) {
-                sum += ProximalStationarity.compute(problem, s.map(), s.rho(), v, diagnosticIterations).stationarity();
+                sum += ProximalStationarity.compute(problem, s.map(), s.rho(), v, config.diagnosticIterations)
+                        .stationarity();
             }
             run.diagnose(Diagnostic.EXPECTED_NEAR_STATIONARITY, sum / traj.size());
         }
@@ -335,8 +322,9 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
 
     @Override
     public String toString() {
-        return "ProximallyGuidedMirrorDescent(p=" + p + ", rounds=" + rounds + ", innerPhases=" + innerPhases
-                + ", rho=" + rho + ", preset=" + preset.key() + ", accountant=" + accountant.name() + ")";
+        return "ProximallyGuidedMirrorDescent(p=" + config.p + ", rounds=" + config.rounds
+                + ", innerPhases=" + config.innerPhases + ", rho=" + config.rho + ", preset=" + config.preset.key()
+                + ", accountant=" + config.accountant.name() + ")";
     }
 
     /** Builder; every setter validates. */

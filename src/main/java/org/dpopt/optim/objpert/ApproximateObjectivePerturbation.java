@@ -57,21 +57,15 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
      */
     public static final double PRACTICAL_RELATIVE_DISTANCE = 1e-3;
 
+    private final Builder config;
     private final PerturbationSettings settings;
     private final Preset preset;
-    private final double objectiveShare; // NaN: the preset's
-    private final double accuracy; // NaN: the preset's rule
-    private final int epochs; // 0: certified budget
-    private final boolean earlyStop;
 
     private ApproximateObjectivePerturbation(Builder b) {
         super("objective-perturbation-svrg", SvrgSchedule.class, b.runOptions());
-        this.settings = b.perturbationSettings();
+        this.config = b.copy();
+        this.settings = config.perturbationSettings();
         this.preset = settings.preset();
-        this.objectiveShare = b.objectiveShare;
-        this.accuracy = b.accuracy;
-        this.epochs = b.epochs;
-        this.earlyStop = b.earlyStop;
     }
 
     /** A builder (theorem λ, α = M²λ/n², tight noise, certified epoch budget). */
@@ -107,7 +101,7 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
         double bound = ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(),
                 failure.probability() / 2);
         int e = epochs(shape, pert, bound, failure.probability(), alpha);
-        SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, e, earlyStop);
+        SvrgSchedule s = new SvrgSchedule(pert, alpha, r, out, e, config.earlyStop);
         Svrg.Schedule inner = Svrg.schedule(pert.lambda(), pert.beta(), shape.domain().isWholeSpace());
         RunParameters.Builder params = failure.publish(settings.parameters(shape, pert), bound)
                 .put(Param.EPOCHS, (long) e)
@@ -128,8 +122,8 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
 
     /** s: as set, else 1/2 (paper) or {@value #PRACTICAL_OBJECTIVE_SHARE} (practical). */
     private double share() {
-        if (!Double.isNaN(objectiveShare)) {
-            return objectiveShare;
+        if (!Double.isNaN(config.objectiveShare)) {
+            return config.objectiveShare;
         }
         return preset == Preset.PAPER ? 0.5 : PRACTICAL_OBJECTIVE_SHARE;
     }
@@ -139,8 +133,8 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
      * r = τ·σ_G/(2nλ).
      */
     private double accuracy(ProblemShape shape, Perturbation pert) {
-        if (!Double.isNaN(accuracy)) {
-            return accuracy;
+        if (!Double.isNaN(config.accuracy)) {
+            return config.accuracy;
         }
         double lam = pert.lambda();
         double n = shape.size();
@@ -167,12 +161,12 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
         int certified = Svrg.epochBudget(pert.lambda(), pert.beta(), pert.lipschitz(),
                 bound / shape.size(), Vectors.norm2(w0), shape.domain().radius(d),
                 shape.domain().isWholeSpace(), alpha, p / 2);
-        if (epochs > 0 && epochs < certified) {
+        if (config.epochs > 0 && config.epochs < certified) {
             throw Checks.fail("epochs", "at least the certified budget " + certified + " that bounds the failure "
                     + "probability by " + p + " (fewer epochs would leave a failure of unbounded "
-                    + "probability)", epochs);
+                    + "probability)", config.epochs);
         }
-        return Math.max(epochs, certified);
+        return Math.max(config.epochs, certified);
     }
 
     /**
@@ -207,27 +201,24 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
 
     /** A builder initialised with this optimizer's settings (for sweeps). */
     public Builder toBuilder() {
-        Builder b = new Builder().perturbationSettings(settings);
-        b.objectiveShare = objectiveShare;
-        b.accuracy = accuracy;
-        b.epochs = epochs;
-        b.earlyStop = earlyStop;
-        return b.runOptions(options());
+        return config.copy();
     }
 
     @Override
     public String toString() {
         return "ApproximateObjectivePerturbation(" + settings.describe()
-                + ", objectiveShare=" + share() + ", accuracy=" + (Double.isNaN(accuracy) ? "rule" : accuracy)
+                + ", objectiveShare=" + share()
+                + ", accuracy=" + (Double.isNaN(config.accuracy) ? "rule" : config.accuracy)
                 + ", noiseRule=" + settings.noiseRule()
-                + ", epochs=" + (epochs == 0 ? "certified budget" : epochs) + ", earlyStop=" + earlyStop + ")";
+                + ", epochs=" + (config.epochs == 0 ? "certified budget" : config.epochs)
+                + ", earlyStop=" + config.earlyStop + ")";
     }
 
     /** Builder; every setter validates. */
     public static final class Builder extends PerturbationBuilder<Builder> {
-        private double objectiveShare = Double.NaN;
-        private double accuracy = Double.NaN;
-        private int epochs = 0;
+        private double objectiveShare = Double.NaN; // NaN: the preset's
+        private double accuracy = Double.NaN; // NaN: the preset's rule
+        private int epochs = 0; // 0: certified budget
         private boolean earlyStop = false;
 
         private Builder() {

@@ -42,17 +42,13 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class ObjectivePerturbation extends PassesOptimizer<ExactSchedule> {
 
+    private final Builder config;
     private final PerturbationSettings settings;
-    private final double tolerance;
-    private final int newtonSteps;
-    private final int backupStepsOverride; // 0: the certified count; tests only
 
     private ObjectivePerturbation(Builder b) {
         super("objective-perturbation", ExactSchedule.class, b.runOptions());
-        this.settings = b.perturbationSettings();
-        this.tolerance = b.tolerance;
-        this.newtonSteps = b.newtonSteps;
-        this.backupStepsOverride = b.backupStepsOverride;
+        this.config = b.copy();
+        this.settings = config.perturbationSettings();
     }
 
     /** A builder (theorem λ, tight noise, tolerance 1e-9). */
@@ -72,14 +68,15 @@ public final class ObjectivePerturbation extends PassesOptimizer<ExactSchedule> 
         double bound = ObjectivePerturbationNoise.noiseNormBound(pert.sigma(), shape.dimension(),
                 failure.probability());
         double m = shape.domain().radius(shape.dimension());
-        double target = tolerance * (Double.isFinite(m) ? Math.max(1, m) : 1);
-        int backup = backupStepsOverride > 0 ? backupStepsOverride : BackupGradientSolver.steps(pert.lambda(),
+        double target = config.tolerance * (Double.isFinite(m) ? Math.max(1, m) : 1);
+        int backup = config.backupStepsOverride > 0 ? config.backupStepsOverride
+                : BackupGradientSolver.steps(pert.lambda(),
                 pert.beta(), pert.lipschitz(), bound / shape.size(), m, target);
-        ExactSchedule s = new ExactSchedule(pert, tolerance, newtonSteps, backup, target);
+        ExactSchedule s = new ExactSchedule(pert, config.tolerance, config.newtonSteps, backup, target);
         RunParameters.Builder params = failure.publish(settings.parameters(shape, pert), bound)
                 .put(Param.STEPS, 1L)
-                .put(Param.SOLVER_TOLERANCE, tolerance)
-                .put(Param.SOLVER_STEP_LIMIT, (long) newtonSteps)
+                .put(Param.SOLVER_TOLERANCE, config.tolerance)
+                .put(Param.SOLVER_STEP_LIMIT, (long) config.newtonSteps)
                 .put(Param.FALLBACK_STEPS, (long) backup);
         return RunPlan.builder(name(), shape)
                 .privacy(pert.event(), relation(), failure.accountant(), budget)
@@ -128,24 +125,20 @@ public final class ObjectivePerturbation extends PassesOptimizer<ExactSchedule> 
 
     /** A builder initialised with this optimizer's settings (for sweeps). */
     public Builder toBuilder() {
-        Builder b = new Builder().perturbationSettings(settings);
-        b.tolerance = tolerance;
-        b.newtonSteps = newtonSteps;
-        b.backupStepsOverride = backupStepsOverride;
-        return b.runOptions(options());
+        return config.copy();
     }
 
     @Override
     public String toString() {
         return "ObjectivePerturbation(" + settings.describe() + ", noiseRule=" + settings.noiseRule()
-                + ", tolerance=" + tolerance + ")";
+                + ", tolerance=" + config.tolerance + ")";
     }
 
     /** Builder; every setter validates. */
     public static final class Builder extends PerturbationBuilder<Builder> {
         private double tolerance = 1e-9;
         private int newtonSteps = 500;
-        private int backupStepsOverride = 0;
+        private int backupStepsOverride = 0; // 0: the certified count; tests only
 
         private Builder() {
         }

@@ -72,14 +72,4 @@ abstract class PerturbationBuilder<B extends PerturbationBuilder<B>> extends Opt
     PerturbationSettings perturbationSettings() {
         return new PerturbationSettings(lambda, preset, comparatorRadius, noiseRule, failureProbability);
     }
-
-    /** Sets all shared settings at once (for {@code toBuilder}). */
-    B perturbationSettings(PerturbationSettings s) {
-        this.lambda = s.lambda();
-        this.preset = s.preset();
-        this.comparatorRadius = s.comparatorRadius();
-        this.noiseRule = s.noiseRule();
-        this.failureProbability = s.failureProbability();
-        return self();
-    }
 }

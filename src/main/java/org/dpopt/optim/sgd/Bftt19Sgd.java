@@ -49,15 +49,13 @@ public final class Bftt19Sgd extends BaseOptimizer {
     /** Practical preset: the released average covers this last fraction of the iterates. */
     public static final double PRACTICAL_TAIL = 0.5;
 
-    private final Preset preset;
+    private final Builder config;
     private final SgdSettings sgd;
-    private final PrivacyAccountant accountant;
 
     private Bftt19Sgd(Builder b) {
         super("nsgd", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
-        this.preset = b.preset;
-        this.sgd = b.sgdSettings();
-        this.accountant = b.accountant;
+        this.config = b.copy();
+        this.sgd = config.sgdSettings();
     }
 
     /** A builder (PLD accountant by default). */
@@ -77,7 +75,7 @@ public final class Bftt19Sgd extends BaseOptimizer {
         }
         double lip = shape.lipschitz();
         double beta = shape.smoothness();
-        if (preset == Preset.PRACTICAL) {
+        if (config.preset == Preset.PRACTICAL) {
             return practicalPlan(shape, budget, m0, lip, beta);
         }
         if (!Double.isFinite(beta)) {
@@ -113,13 +111,13 @@ public final class Bftt19Sgd extends BaseOptimizer {
     private RunPlan plan(ProblemShape shape, PrivacyBudget budget, PoissonSampler s, long t, int m, double eta,
             long averageFrom, double m0, double lip, double beta) {
         int n = shape.size();
-        double z = Calibration.noiseMultiplier(accountant, zz -> s.privacyEvent(n, zz), budget.epsilon(),
+        double z = Calibration.noiseMultiplier(config.accountant, zz -> s.privacyEvent(n, zz), budget.epsilon(),
                 budget.delta());
         SgdSchedule schedule = new SgdSchedule(s, s.stepEvent(n, z), t, s.normalizer(n), lip, eta, 0, averageFrom);
         RunParameters p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.DIMENSION, shape.dimension())
-                .put(Param.PRESET, preset.key())
+                .put(Param.PRESET, config.preset.key())
                 .put(Param.RADIUS, m0)
                 .put(Param.LIPSCHITZ, lip)
                 .putIfFinite(Param.SMOOTHNESS, beta)
@@ -133,10 +131,10 @@ public final class Bftt19Sgd extends BaseOptimizer {
                 .put(Param.CLIP_NORM, lip)
                 .put(Param.LEARNING_RATE, eta)
                 .put(Param.OUTPUT, averageFrom == 0 ? "average" : "tail-average")
-                .put(Param.ACCOUNTANT, accountant.name())
+                .put(Param.ACCOUNTANT, config.accountant.name())
                 .build();
         return RunPlan.builder(name(), shape)
-                .privacy(s.privacyEvent(n, z), relation(), accountant, budget)
+                .privacy(s.privacyEvent(n, z), relation(), config.accountant, budget)
                 .parameters(p)
                 .exactSizeRequired(false)
                 .detail(schedule)
@@ -150,7 +148,7 @@ public final class Bftt19Sgd extends BaseOptimizer {
 
     @Override
     public String toString() {
-        return "Bftt19Sgd(preset=" + preset.key() + ", accountant=" + accountant.name() + ")";
+        return "Bftt19Sgd(preset=" + config.preset.key() + ", accountant=" + config.accountant.name() + ")";
     }
 
     /**

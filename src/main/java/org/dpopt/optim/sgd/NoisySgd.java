@@ -43,21 +43,13 @@ import org.dpopt.sampling.Samplers;
  */
 public final class NoisySgd extends BaseOptimizer {
 
-    private final Samplers.Recipe sampler;
+    private final Builder config;
     private final SgdSettings sgd;
-    private final double clipNorm;
-    private final double l2;
-    private final double fixedNoiseMultiplier; // NaN: calibrate
-    private final PrivacyAccountant accountant;
 
     private NoisySgd(Builder b) {
         super("dp-sgd", b.sampler.relation(), b.runOptions());
-        this.sampler = b.sampler;
-        this.sgd = b.sgdSettings();
-        this.clipNorm = b.clipNorm;
-        this.l2 = b.l2;
-        this.fixedNoiseMultiplier = b.noiseMultiplier;
-        this.accountant = b.accountant;
+        this.config = b.copy();
+        this.sgd = config.sgdSettings();
     }
 
     /** A builder with the documented defaults. */
@@ -70,8 +62,8 @@ public final class NoisySgd extends BaseOptimizer {
      * samplers (Poisson) and the sampler-aware {@link AblqAccountant} for zero-out samplers.
      */
     public PrivacyAccountant accountant() {
-        if (accountant != null) {
-            return accountant;
+        if (config.accountant != null) {
+            return config.accountant;
         }
         return relation() == NeighboringRelation.ZERO_OUT ? new AblqAccountant() : new PldAccountant();
     }
@@ -85,7 +77,7 @@ public final class NoisySgd extends BaseOptimizer {
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
         int b = sgd.batchSizeFor(n);
-        BatchSampler drawn = sampler.create(n, b, sgd.epochs());
+        BatchSampler drawn = config.sampler.create(n, b, sgd.epochs());
         BatchSampler accounted = drawn;
         Mutation m = options().mutation();
         if (m == Mutation.HALF_RATE_ACCOUNTING) {
@@ -98,14 +90,14 @@ public final class NoisySgd extends BaseOptimizer {
         if (accounted.relation() != acc.relation()) {
             throw Checks.fail("accountant relation", "the sampler's relation " + accounted.relation(), acc.relation());
         }
-        boolean calibrated = Double.isNaN(fixedNoiseMultiplier);
+        boolean calibrated = Double.isNaN(config.noiseMultiplier);
         BatchSampler forEvent = accounted;
         double z = calibrated
                 ? Calibration.noiseMultiplier(acc, zz -> forEvent.privacyEvent(n, zz), budget.epsilon(), budget.delta())
-                : fixedNoiseMultiplier;
+                : config.noiseMultiplier;
         long steps = drawn.steps(n);
-        SgdSchedule s = new SgdSchedule(drawn, accounted.stepEvent(n, z), steps, drawn.normalizer(n), clipNorm,
-                sgd.learningRate(), l2, SgdSchedule.last(steps));
+        SgdSchedule s = new SgdSchedule(drawn, accounted.stepEvent(n, z), steps, drawn.normalizer(n),
+                config.clipNorm, sgd.learningRate(), config.l2, SgdSchedule.last(steps));
         RunParameters.Builder p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.DIMENSION, shape.dimension())
@@ -115,10 +107,10 @@ public final class NoisySgd extends BaseOptimizer {
                 .put(Param.STEPS, steps)
                 .put(Param.NORMALIZER, s.normalizer())
                 .put(Param.NOISE_MULTIPLIER, z)
-                .put(Param.SIGMA, z * clipNorm)
-                .put(Param.CLIP_NORM, clipNorm)
+                .put(Param.SIGMA, z * config.clipNorm)
+                .put(Param.CLIP_NORM, config.clipNorm)
                 .put(Param.LEARNING_RATE, sgd.learningRate())
-                .put(Param.L2, l2)
+                .put(Param.L2, config.l2)
                 .put(Param.OUTPUT, "last")
                 .put(Param.ACCOUNTANT, acc.name());
         if (drawn instanceof PoissonSampler ps) {
@@ -162,20 +154,14 @@ public final class NoisySgd extends BaseOptimizer {
 
     /** A builder initialised with this optimizer's settings (for sweeps). */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.sampler = sampler;
-        b.sgdSettings(sgd);
-        b.clipNorm = clipNorm;
-        b.l2 = l2;
-        b.noiseMultiplier = fixedNoiseMultiplier;
-        b.accountant = accountant;
-        return b.runOptions(options());
+        return config.copy();
     }
 
     @Override
     public String toString() {
-        return "NoisySgd(batchSize=" + sgd.batchSize() + ", epochs=" + sgd.epochs() + ", clipNorm=" + clipNorm
-                + ", learningRate=" + sgd.learningRate() + ", l2=" + l2 + ", noiseMultiplier=" + fixedNoiseMultiplier
+        return "NoisySgd(batchSize=" + sgd.batchSize() + ", epochs=" + sgd.epochs()
+                + ", clipNorm=" + config.clipNorm + ", learningRate=" + sgd.learningRate() + ", l2=" + config.l2
+                + ", noiseMultiplier=" + config.noiseMultiplier
                 + ", accountant=" + accountant().name() + ")";
     }
 
@@ -184,7 +170,7 @@ public final class NoisySgd extends BaseOptimizer {
         private Samplers.Recipe sampler = Samplers.poisson();
         private double clipNorm = 1.0;
         private double l2 = 0;
-        private double noiseMultiplier = Double.NaN;
+        private double noiseMultiplier = Double.NaN; // NaN: calibrate
         private PrivacyAccountant accountant = null; // null: chosen by the sampler's relation
 
         private Builder() {

@@ -37,14 +37,6 @@ public abstract class SgdBuilder<B extends SgdBuilder<B>> extends OptimizerBuild
         return new SgdSettings(batchSize, epochs, learningRate);
     }
 
-    /** Sets the schedule settings at once (for {@code toBuilder}). */
-    B sgdSettings(SgdSettings s) {
-        this.batchSize = s.batchSize();
-        this.epochs = s.epochs();
-        this.learningRate = s.learningRate();
-        return self();
-    }
-
     /** Step size η &gt; 0, applied to the batch mean. */
     public B learningRate(double eta) {
         this.learningRate = Checks.positive("learningRate", eta);

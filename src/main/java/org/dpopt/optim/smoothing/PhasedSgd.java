@@ -99,27 +99,11 @@ public final class PhasedSgd extends BaseOptimizer {
         PAPER
     }
 
-    private final OracleChoice oracle;
-    private final Noise noise;
-    private final double baseStepSize; // NaN: theorem
-    private final double comparatorRadius; // NaN: √d
-    private final int rankBound; // 0: d
-    private final double bisectionAccuracy; // NaN: L0/n
-    private final RecordOrder order;
-    private final PrivacyAccountant accountant;
-    private final Preset preset;
+    private final Builder config;
 
     private PhasedSgd(Builder b) {
         super("phased-sgd", NeighboringRelation.REPLACE_ONE, b.runOptions());
-        this.oracle = b.oracle;
-        this.noise = b.noise;
-        this.baseStepSize = b.baseStepSize;
-        this.comparatorRadius = b.comparatorRadius;
-        this.rankBound = b.rankBound;
-        this.bisectionAccuracy = b.bisectionAccuracy;
-        this.order = b.order;
-        this.accountant = b.accountant;
-        this.preset = b.preset;
+        this.config = b.copy();
     }
 
     /** A builder with the practical preset and the theorem's step. */
@@ -176,17 +160,17 @@ public final class PhasedSgd extends BaseOptimizer {
         }
         boolean constrained = !shape.domain().isWholeSpace();
         double diam = constrained ? shape.domain().diameter(d)
-                : Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius;
+                : Double.isNaN(config.comparatorRadius) ? Math.sqrt(d) : config.comparatorRadius;
         if (!Double.isFinite(diam)) {
             throw Checks.fail("diameter of the constraint set", "finite (or use the unconstrained set)", diam);
         }
-        int r = rankBound > 0 ? Math.min(rankBound, d) : d;
+        int r = config.rankBound > 0 ? Math.min(config.rankBound, d) : d;
         double eps = budget.epsilon();
-        double eta = Double.isNaN(baseStepSize)
-                ? (diam / lip) * Math.min(4 / Math.sqrt(n), eps / Math.sqrt(r * logInvDelta)) : baseStepSize;
+        double eta = Double.isNaN(config.baseStepSize)
+                ? (diam / lip) * Math.min(4 / Math.sqrt(n), eps / Math.sqrt(r * logInvDelta)) : config.baseStepSize;
         double smoothingBeta = (lip / diam) * Math.min(Math.sqrt(n), eps * n / Math.sqrt(r * logInvDelta));
         PhasedSchedule.Smoothing sm = smoothing(shape, eta, smoothingBeta);
-        int[] sizes = phaseSizes(preset, n);
+        int[] sizes = phaseSizes(config.preset, n);
         int k = sizes.length;
         double[] steps = new double[k];
         double[] sens = new double[k];
@@ -195,12 +179,12 @@ public final class PhasedSgd extends BaseOptimizer {
             sens[i - 1] = 2 * steps[i - 1] * (lip + sm.gradientError() * sizes[i - 1]);
         }
         double z = noiseMultiplier(k, budget);
-        PhasedSchedule s = new PhasedSchedule(sizes, steps, sens, z, eta, diam, constrained, lip, sm, order,
-                preset == Preset.PRACTICAL);
+        PhasedSchedule s = new PhasedSchedule(sizes, steps, sens, z, eta, diam, constrained, lip, sm, config.order,
+                config.preset == Preset.PRACTICAL);
         return RunPlan.builder(name(), shape)
-                .privacy(PhasedSchedule.statement(k, z), relation(), accountant, budget)
-                .parameters(s.parameters(shape, noise == Noise.PAPER ? "paper" : "calibrated", preset.key(),
-                        accountant.name()))
+                .privacy(PhasedSchedule.statement(k, z), relation(), config.accountant, budget)
+                .parameters(s.parameters(shape, config.noise == Noise.PAPER ? "paper" : "calibrated",
+                        config.preset.key(), config.accountant.name()))
                 .detail(s)
                 .build();
     }
@@ -211,7 +195,7 @@ public final class PhasedSgd extends BaseOptimizer {
         double betaLimit = 8 / eta;
         double beta = shape.smoothness();
         boolean smoothOk = Double.isFinite(beta) && beta <= betaLimit;
-        boolean useBisection = switch (oracle) {
+        boolean useBisection = switch (config.oracle) {
             case EXACT -> {
                 if (!smoothOk) {
                     throw Checks.fail("smoothness beta of " + loss.name(), "at most 8/eta = " + betaLimit
@@ -232,7 +216,7 @@ public final class PhasedSgd extends BaseOptimizer {
         double rows = shape.rowNormBound();
         double betaW = Math.min(smoothingBeta, betaLimit);
         double l0 = gll.scalarLipschitz();
-        double alpha = Double.isNaN(bisectionAccuracy) ? l0 / shape.size() : bisectionAccuracy;
+        double alpha = Double.isNaN(config.bisectionAccuracy) ? l0 / shape.size() : config.bisectionAccuracy;
         GllBisectionProx prox = GllBisectionProx.of(gll, betaW / (rows * rows), alpha);
         double smoothed = prox.smoothness(rows);
         if (!(smoothed <= betaLimit * (1 + 1e-12))) {
@@ -244,11 +228,12 @@ public final class PhasedSgd extends BaseOptimizer {
     /** z: calibrated so that one Gaussian(z) phase meets the budget, or the paper constant if certified. */
     private double noiseMultiplier(int k, PrivacyBudget budget) {
         double eps = budget.epsilon();
-        if (noise == Noise.CALIBRATED) {
-            return Calibration.noiseMultiplier(accountant, zz -> PhasedSchedule.statement(k, zz), eps, budget.delta());
+        if (config.noise == Noise.CALIBRATED) {
+            return Calibration.noiseMultiplier(config.accountant, zz -> PhasedSchedule.statement(k, zz), eps,
+                    budget.delta());
         }
         double z = 2 * Math.sqrt(Math.log(1 / budget.delta())) / eps;
-        double spent = accountant.epsilon(PhasedSchedule.statement(k, z), budget.delta());
+        double spent = config.accountant.epsilon(PhasedSchedule.statement(k, z), budget.delta());
         if (spent > eps * (1 + PrivateRun.BUDGET_TOLERANCE)) {
             throw Checks.fail("epsilon certified for the paper noise 2 sqrt(ln(1/delta))/eps",
                     "at most the budget " + eps + " (use calibrated noise)", spent);
@@ -320,20 +305,21 @@ public final class PhasedSgd extends BaseOptimizer {
 
     @Override
     public String toString() {
-        return "PhasedSgd(oracle=" + oracle + ", noise=" + noise + ", baseStepSize=" + baseStepSize
-                + ", comparatorRadius=" + comparatorRadius + ", rankBound=" + rankBound + ", bisectionAccuracy="
-                + bisectionAccuracy + ", order=" + order + ", preset=" + preset.key() + ", accountant="
-                + accountant.name() + ")";
+        return "PhasedSgd(oracle=" + config.oracle + ", noise=" + config.noise
+                + ", baseStepSize=" + config.baseStepSize + ", comparatorRadius=" + config.comparatorRadius
+                + ", rankBound=" + config.rankBound + ", bisectionAccuracy=" + config.bisectionAccuracy
+                + ", order=" + config.order + ", preset=" + config.preset.key()
+                + ", accountant=" + config.accountant.name() + ")";
     }
 
     /** Builder; every setter validates. */
     public static final class Builder extends OptimizerBuilder<Builder> {
         private OracleChoice oracle = OracleChoice.AUTO;
         private Noise noise = Noise.CALIBRATED;
-        private double baseStepSize = Double.NaN;
-        private double comparatorRadius = Double.NaN;
-        private int rankBound = 0;
-        private double bisectionAccuracy = Double.NaN;
+        private double baseStepSize = Double.NaN; // NaN: theorem
+        private double comparatorRadius = Double.NaN; // NaN: √d
+        private int rankBound = 0; // 0: d
+        private double bisectionAccuracy = Double.NaN; // NaN: L0/n
         private RecordOrder order = RecordOrder.BLOCK_SHUFFLE;
         private PrivacyAccountant accountant = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE);
         private Preset preset = Preset.PRACTICAL;

@@ -71,18 +71,12 @@ public final class ProxSgd implements PrivateOptimizer {
     }
 
     private final PrivateOptimizer base;
-    private final InnerProx innerProx;
-    private final double smoothness; // NaN: stability limit
-    private final double relativeAccuracy; // α/L; NaN: 1/√n
-    private final double comparatorRadius; // NaN: √d
+    private final Builder config;
 
     private ProxSgd(Builder b) {
+        this.config = b.copy();
         this.base = b.practical != null ? b.practical.toBuilder().runOptions(b.runOptions()).build()
                 : Bftt19Sgd.builder().preset(Preset.PAPER).accountant(b.accountant).runOptions(b.runOptions()).build();
-        this.smoothness = b.smoothness;
-        this.relativeAccuracy = b.relativeAccuracy;
-        this.comparatorRadius = b.comparatorRadius;
-        this.innerProx = b.innerProx;
     }
 
     /** A builder: BFTT19 paper preset of noisy SGD, β at the stability limit, α = L/√n. */
@@ -128,17 +122,19 @@ public final class ProxSgd implements PrivateOptimizer {
             throw Checks.fail("Lipschitz constant L", "finite and positive", lip);
         }
         double m = shape.domain().radius(d);
-        double dd = Double.isFinite(m) ? m : (Double.isNaN(comparatorRadius) ? Math.sqrt(d) : comparatorRadius);
-        double beta = smoothness;
+        double dd = Double.isFinite(m) ? m
+                : (Double.isNaN(config.comparatorRadius) ? Math.sqrt(d) : config.comparatorRadius);
+        double beta = config.smoothness;
         if (Double.isNaN(beta)) {
             double li = Math.log(1 / budget.delta());
             beta = (lip / dd) * Math.min(Math.sqrt(n / 2.0), budget.epsilon() * n / Math.sqrt(8 * d * li));
             beta *= 1 - 1e-12; // stay on the safe side of noisy SGD's own check after rounding
         }
-        boolean bisection = innerProx == InnerProx.AUTO && base instanceof NoisySgd
+        boolean bisection = config.innerProx == InnerProx.AUTO && base instanceof NoisySgd
                 && loss instanceof GeneralizedLinearLoss && !(loss instanceof SmoothedLoss);
-        double alpha = (Double.isNaN(relativeAccuracy) ? (bisection ? 1.0 / n : 1 / Math.sqrt(n)) : relativeAccuracy)
-                * lip;
+        double relative = Double.isNaN(config.relativeAccuracy) ? (bisection ? 1.0 / n : 1 / Math.sqrt(n))
+                : config.relativeAccuracy;
+        double alpha = relative * lip;
         SmoothedLoss envelope;
         int inner;
         if (bisection) {
@@ -196,8 +192,9 @@ public final class ProxSgd implements PrivateOptimizer {
 
     @Override
     public String toString() {
-        return "ProxSgd(base=" + base + ", smoothness=" + smoothness + ", relativeAccuracy=" + relativeAccuracy
-                + ", comparatorRadius=" + comparatorRadius + ", innerProx=" + innerProx + ")";
+        return "ProxSgd(base=" + base + ", smoothness=" + config.smoothness
+                + ", relativeAccuracy=" + config.relativeAccuracy + ", comparatorRadius=" + config.comparatorRadius
+                + ", innerProx=" + config.innerProx + ")";
     }
 
     /**
@@ -207,9 +204,9 @@ public final class ProxSgd implements PrivateOptimizer {
     public static final class Builder extends OptimizerBuilder<Builder> {
         private NoisySgd practical;
         private PrivacyAccountant accountant = new PldAccountant();
-        private double smoothness = Double.NaN;
-        private double relativeAccuracy = Double.NaN;
-        private double comparatorRadius = Double.NaN;
+        private double smoothness = Double.NaN; // NaN: stability limit
+        private double relativeAccuracy = Double.NaN; // α/L; NaN: 1/√n
+        private double comparatorRadius = Double.NaN; // NaN: √d
         private InnerProx innerProx = InnerProx.AUTO;
 
         private Builder() {
