@@ -2,6 +2,8 @@ package org.dpopt.cli;
 
 import java.util.function.Function;
 import org.dpopt.geometry.ConvexSet;
+import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.frankwolfe.OnePassBuilder;
 
 /**
  * A Frank–Wolfe algorithm of {@code dpopt train}: its constraint set is a polytope or an ℓp ball built by
@@ -43,5 +45,12 @@ abstract class FrankWolfeSpec extends AlgorithmSpec {
     @Override
     final ConvexSet domain(TrainArgs a) {
         return sets.build.apply(a);
+    }
+
+    /** A one-pass method from its builder: the run options, {@code --preset} and, when given, {@code --rounds}. */
+    static PrivateOptimizer onePass(OnePassBuilder<?> b, TrainArgs a) {
+        b.runOptions(a.runOptions()).preset(a.preset());
+        a.ifGiven(Flag.ROUNDS, b::rounds);
+        return b.build();
     }
 }

@@ -13,9 +13,6 @@ final class NoisySfwSpec extends FrankWolfeSpec {
 
     @Override
     PrivateOptimizer build(TrainArgs a) {
-        NoisyStochasticFrankWolfe.Builder b = NoisyStochasticFrankWolfe.builder().runOptions(a.runOptions())
-                .preset(a.preset());
-        a.ifGiven(Flag.ROUNDS, b::rounds);
-        return b.build();
+        return onePass(NoisyStochasticFrankWolfe.builder(), a);
     }
 }

@@ -13,9 +13,6 @@ final class VrFrankWolfeSpec extends FrankWolfeSpec {
 
     @Override
     PrivateOptimizer build(TrainArgs a) {
-        VarianceReducedFrankWolfe.Builder b = VarianceReducedFrankWolfe.builder().runOptions(a.runOptions())
-                .preset(a.preset());
-        a.ifGiven(Flag.ROUNDS, b::rounds);
-        return b.build();
+        return onePass(VarianceReducedFrankWolfe.builder(), a);
     }
 }

@@ -3,6 +3,7 @@ package org.dpopt.optim.frankwolfe;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.optim.Preset;
+import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.linalg.Checks;
 import org.dpopt.optim.core.OptimizerBuilder;
 
@@ -14,7 +15,7 @@ import org.dpopt.optim.core.OptimizerBuilder;
  *
  * @param <B> the concrete builder, returned by every setter
  */
-abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuilder<B> {
+public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuilder<B> {
     private int rounds;
     private double stepSize = Double.NaN;
     private int stepsPerRound;
@@ -104,6 +105,9 @@ abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuil
         this.preset = Checks.notNull("preset", p);
         return (B) this;
     }
+
+    /** Builds the immutable optimizer. */
+    public abstract PrivateOptimizer build();
 
     /** The configuration as set so far. */
     OnePassSettings settings() {
