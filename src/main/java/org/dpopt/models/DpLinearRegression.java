@@ -32,10 +32,9 @@ public final class DpLinearRegression extends Estimator {
         return new Builder();
     }
 
-    /** Fits on a dataset (its declared row-norm bound R is public). */
+    /** Fits the squared loss on the declared label range. */
     @Override
-    public Model fit(Dataset train) {
-        Checks.notNull("train", train);
+    Model fitChecked(Dataset train) {
         return settings.fit(train, Losses.squared(labelBound, labelBound), new double[0], List.of());
     }
 
@@ -44,11 +43,6 @@ public final class DpLinearRegression extends Estimator {
         private double labelBound = 1.0;
 
         private Builder() {
-        }
-
-        @Override
-        Builder self() {
-            return this;
         }
 
         /** The declared bound B on |y| and on the predictions' range of the squared loss (default 1). */

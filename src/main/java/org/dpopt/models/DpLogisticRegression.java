@@ -44,14 +44,9 @@ public final class DpLogisticRegression extends Estimator {
         return new Builder();
     }
 
-    /**
-     * Fits on a dataset (its declared row-norm bound R is the public bound the sensitivity rests on).
-     *
-     * @throws IllegalArgumentException on labels outside the class set or a single class
-     */
+    /** Fits k = 2 (logistic) or k &gt; 2 (multinomial) classes; refuses labels outside the class set. */
     @Override
-    public Model fit(Dataset train) {
-        Checks.notNull("train", train);
+    Model fitChecked(Dataset train) {
         Labels.requireTwoClasses(train, "the training data");
         List<String> notes = new ArrayList<>();
         int k = classes;
@@ -81,11 +76,6 @@ public final class DpLogisticRegression extends Estimator {
         private int classes;
 
         private Builder() {
-        }
-
-        @Override
-        Builder self() {
-            return this;
         }
 
         /**

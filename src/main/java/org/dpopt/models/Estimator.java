@@ -1,6 +1,7 @@
 package org.dpopt.models;
 
 import org.dpopt.data.Dataset;
+import org.dpopt.linalg.Checks;
 import org.dpopt.optim.PrivateOptimizer;
 
 /**
@@ -20,8 +21,18 @@ public abstract class Estimator {
         return settings.optimizer();
     }
 
-    /** Fits on a dataset (its declared row-norm bound R is the public bound the sensitivity rests on). */
-    public abstract Model fit(Dataset train);
+    /**
+     * Fits on a dataset (its declared row-norm bound R is the public bound the sensitivity rests on).
+     *
+     * @throws IllegalArgumentException if train is null or its labels do not suit the estimator (for a
+     *     classifier: labels outside the class set, or a single class)
+     */
+    public final Model fit(Dataset train) {
+        return fitChecked(Checks.notNull("train", train));
+    }
+
+    /** Fits on a non-null dataset. */
+    abstract Model fitChecked(Dataset train);
 
     /**
      * Fits on in-memory rows x (n×d) and labels or targets y, with the declared bound R

@@ -29,8 +29,11 @@ public abstract class EstimatorBuilder<B extends EstimatorBuilder<B>> {
     EstimatorBuilder() {
     }
 
-    /** This builder, typed. */
-    abstract B self();
+    /** This builder, typed: each concrete {@code Foo.Builder} extends {@code EstimatorBuilder<Foo.Builder>}. */
+    @SuppressWarnings("unchecked")
+    B self() {
+        return (B) this;
+    }
 
     /** The target ε &gt; 0 (required). */
     public B epsilon(double eps) {
