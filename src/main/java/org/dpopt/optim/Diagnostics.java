@@ -1,22 +1,17 @@
 package org.dpopt.optim;
 
-import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.dpopt.linalg.Checks;
 
 /**
  * Immutable non-private diagnostics keyed by {@link Diagnostic} (see there: not covered by the
  * privacy report). Empty unless the optimizer was asked for them.
  */
-public final class Diagnostics {
+public final class Diagnostics extends KeyedValues<Diagnostic, Double> {
     private static final Diagnostics NONE = new Diagnostics(new EnumMap<>(Diagnostic.class));
 
-    private final EnumMap<Diagnostic, Double> values;
-
     private Diagnostics(EnumMap<Diagnostic, Double> values) {
-        this.values = values;
+        super(values, Diagnostic::key);
     }
 
     /** No diagnostics. */
@@ -31,32 +26,14 @@ public final class Diagnostics {
 
     /** The value, or NaN if absent. */
     public double get(Diagnostic k) {
-        Double v = values.get(k);
+        Double v = value(k);
         return v == null ? Double.NaN : v;
     }
 
-    /** True if present. */
-    public boolean has(Diagnostic k) {
-        return values.containsKey(k);
-    }
-
-    /** True if there are none. */
-    public boolean isEmpty() {
-        return values.isEmpty();
-    }
-
-    /** Ordered snake_case map (non-finite values appear as null). */
-    public Map<String, Object> asMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (Map.Entry<Diagnostic, Double> e : values.entrySet()) {
-            m.put(e.getKey().key(), Double.isFinite(e.getValue()) ? e.getValue() : null);
-        }
-        return Collections.unmodifiableMap(m);
-    }
-
+    /** Non-finite values appear as null. */
     @Override
-    public String toString() {
-        return asMap().toString();
+    Object exported(Double v) {
+        return Double.isFinite(v) ? v : null;
     }
 
     /** Builder. */

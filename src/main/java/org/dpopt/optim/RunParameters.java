@@ -1,9 +1,6 @@
 package org.dpopt.optim;
 
-import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.dpopt.linalg.Checks;
 
 /**
@@ -11,13 +8,11 @@ import org.dpopt.linalg.Checks;
  * against the key's {@link Param.Kind}: finite doubles, longs, booleans or strings — never NaN or ∞
  * (a quantity that is infinite, such as the smoothness of a non-smooth loss, is simply absent).
  */
-public final class RunParameters {
+public final class RunParameters extends KeyedValues<Param, Object> {
     private static final RunParameters EMPTY = new RunParameters(new EnumMap<>(Param.class));
 
-    private final EnumMap<Param, Object> values;
-
     private RunParameters(EnumMap<Param, Object> values) {
-        this.values = values;
+        super(values, Param::key);
     }
 
     /** No parameters. */
@@ -32,49 +27,29 @@ public final class RunParameters {
 
     /** The value of a key, or null if absent. */
     public Object get(Param p) {
-        return values.get(p);
+        return value(p);
     }
 
     /** A real-valued (or integer-valued) key as a double; NaN if absent. */
     public double real(Param p) {
-        Object v = values.get(p);
-        return v instanceof Number x ? x.doubleValue() : Double.NaN;
-    }
-
-    /** True if the key is present. */
-    public boolean has(Param p) {
-        return values.containsKey(p);
-    }
-
-    /** The parameters as an ordered snake_case map (key order = {@link Param} order), for reports and JSON. */
-    public Map<String, Object> asMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (Map.Entry<Param, Object> e : values.entrySet()) {
-            m.put(e.getKey().key(), e.getValue());
-        }
-        return Collections.unmodifiableMap(m);
+        return value(p) instanceof Number x ? x.doubleValue() : Double.NaN;
     }
 
     /** A builder starting from these values. */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.values.putAll(values);
+        b.values.putAll(entries());
         return b;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RunParameters r && r.values.equals(values);
+        return o instanceof RunParameters r && r.entries().equals(entries());
     }
 
     @Override
     public int hashCode() {
-        return values.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return asMap().toString();
+        return entries().hashCode();
     }
 
     /** Builder; each put validates the value against its key's kind. */
