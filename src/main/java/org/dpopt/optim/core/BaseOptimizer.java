@@ -9,19 +9,28 @@ import org.dpopt.optim.RunPlan;
 
 /**
  * What every optimizer of the run core holds the same way: its catalog name, the neighbouring relation
- * its guarantee is stated under (fixed when it is built) and the shared run settings its builder
- * collected. Subclasses add their hyperparameters, {@code plan} and {@code run}.
+ * its guarantee is stated under (fixed when it is built) and a copy of the builder it was built from
+ * (its hyperparameters and shared run settings, handed out again by {@link #toBuilder()}). Subclasses
+ * add {@code plan} and {@code run}.
+ *
+ * @param <B> the optimizer's builder
  */
-public abstract class BaseOptimizer implements PrivateOptimizer {
+public abstract class BaseOptimizer<B extends OptimizerBuilder<B>> implements PrivateOptimizer {
+    /**
+     * The settings this optimizer was built with: a private copy of its builder, never changed (subclasses
+     * read their hyperparameters from it and never call its setters).
+     */
+    protected final B config;
     private final String name;
     private final NeighboringRelation relation;
     private final RunOptions options;
 
-    /** For subclasses: the catalog name, the relation of the guarantee, the builder's run settings. */
-    protected BaseOptimizer(String name, NeighboringRelation relation, RunOptions options) {
+    /** For subclasses: the catalog name, the relation of the guarantee and the builder (copied). */
+    protected BaseOptimizer(String name, NeighboringRelation relation, B builder) {
         this.name = Checks.notNull("name", name);
         this.relation = Checks.notNull("relation", relation);
-        this.options = Checks.notNull("options", options);
+        this.config = Checks.notNull("builder", builder).copy();
+        this.options = config.runOptions();
     }
 
     @Override
@@ -58,5 +67,10 @@ public abstract class BaseOptimizer implements PrivateOptimizer {
     /** The shared run settings (diagnostics, mutation, observer) every run of this optimizer uses. */
     protected final RunOptions options() {
         return options;
+    }
+
+    /** A builder initialised with this optimizer's settings (for sweeps). */
+    public B toBuilder() {
+        return config.copy();
     }
 }

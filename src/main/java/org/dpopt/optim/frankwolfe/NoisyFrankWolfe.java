@@ -53,12 +53,9 @@ import org.ejml.data.DMatrixRMaj;
  * Statement: T × EpsilonDeltaEvent(ε0, 0). The step count T is a function of public constants
  * (Γnε balanced against the selection error, theory-notes/frank-wolfe.md §2), clamped to [1, maxIterations].
  */
-public final class NoisyFrankWolfe extends BaseOptimizer {
-    private final Builder config;
-
+public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder> {
     private NoisyFrankWolfe(Builder b) {
-        super("noisy-frank-wolfe", NeighboringRelation.REPLACE_ONE, b.runOptions());
-        this.config = b.copy();
+        super("noisy-frank-wolfe", NeighboringRelation.REPLACE_ONE, b);
     }
 
     /** A builder with the documented defaults. */

@@ -54,18 +54,15 @@ import org.ejml.data.DMatrixRMaj;
  * (theory-notes/frank-wolfe.md §4a). A given rounds / step size / steps-per-round keeps one pass unless
  * {@link Builder#passes} is given.
  */
-public final class NoisyStochasticFrankWolfe extends OnePassOptimizer {
+public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStochasticFrankWolfe.Builder> {
     /**
      * K of the practical preset: min(100, n) full-batch passes (fitted on validation splits of the public
      * datasets, theory-notes/defaults.md).
      */
     static final int PRACTICAL_PASSES = 100;
 
-    private final LpBall domain;
-
     private NoisyStochasticFrankWolfe(Builder b) {
         super("noisy-sfw", b);
-        this.domain = b.domain;
     }
 
     /**
@@ -101,9 +98,9 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer {
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
-        LpBall ball = domain == null && shape.domain().isWholeSpace()
+        LpBall ball = config.domain == null && shape.domain().isWholeSpace()
                 ? new LpBall(2, defaultRadius(shape.size(), budget.epsilon()))
-                : FrankWolfeSupport.lpBall(domain, shape, name());
+                : FrankWolfeSupport.lpBall(config.domain, shape, name());
         int d = shape.dimension();
         // the ball's diameter 2r is positive, so no floor is needed in the default m
         OnePassSchedule s = schedule(shape, loss, budget, ball.diameter(d), 0.0, PRACTICAL_PASSES);

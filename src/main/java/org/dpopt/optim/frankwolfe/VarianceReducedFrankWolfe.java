@@ -51,12 +51,9 @@ import org.ejml.data.DMatrixRMaj;
  * large as its anchor) but at most what fits n records with b₀ = 1, b₀ the largest size that fits n
  * records. {@link Builder#passes} runs several passes of the schedule (theory-notes/frank-wolfe.md §4a).
  */
-public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
-    private final Polytope domain;
-
+public final class VarianceReducedFrankWolfe extends OnePassOptimizer<VarianceReducedFrankWolfe.Builder> {
     private VarianceReducedFrankWolfe(Builder b) {
         super("vr-frank-wolfe", b);
-        this.domain = b.domain;
     }
 
     /** A builder with the documented defaults. */
@@ -78,7 +75,7 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer {
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
-        Polytope set = FrankWolfeSupport.polytope(domain, shape, name());
+        Polytope set = FrankWolfeSupport.polytope(config.domain, shape, name());
         int d = shape.dimension();
         // one pass by default: full-batch passes did not help on the validation splits (theory-notes/defaults.md)
         OnePassSchedule s = schedule(shape, loss, budget, set.diameter(d), 1e-300, 0);

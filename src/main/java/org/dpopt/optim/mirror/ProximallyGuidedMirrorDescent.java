@@ -72,7 +72,7 @@ import org.ejml.data.DMatrixRMaj;
  * random output, which its stationarity guarantee needs. The practical preset also caps 𝒜_sc's initial
  * localization radius at R₀ = min(2C/ρ, 2D), see {@link PgmdSchedule#localizationRadius()}.
  */
-public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
+public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<ProximallyGuidedMirrorDescent.Builder> {
 
     /**
      * For a convex loss (declared ρ = 0) the paper preset's default ρ is C/(this·D): a weak proximal pull, so
@@ -85,12 +85,8 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer {
     /** Smallest planned part size accepted. */
     public static final int MIN_PART_SIZE = 8;
 
-
-    private final Builder config;
-
     private ProximallyGuidedMirrorDescent(Builder b) {
-        super("pg-mirror-descent", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
-        this.config = b.copy();
+        super("pg-mirror-descent", NeighboringRelation.ADD_OR_REMOVE_ONE, b);
     }
 
     /** A builder (p = 2, automatic T_out and K, RDP accountant). */

@@ -46,7 +46,7 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Privacy: replace-one; statement Composed((ε/2, δ_M/2)-DP, Gaussian(z_H)), reported by basic
  * composition plus the failure charge.
  */
-public final class ApproximateObjectivePerturbation extends PassesOptimizer<SvrgSchedule> {
+public final class ApproximateObjectivePerturbation extends PassesOptimizer<SvrgSchedule, ApproximateObjectivePerturbation.Builder> {
 
     /** The practical preset's share s of ε for the perturbation (the output noise gets (1 − s)ε). */
     public static final double PRACTICAL_OBJECTIVE_SHARE = 0.9;
@@ -57,13 +57,11 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
      */
     public static final double PRACTICAL_RELATIVE_DISTANCE = 1e-3;
 
-    private final Builder config;
     private final PerturbationSettings settings;
     private final Preset preset;
 
     private ApproximateObjectivePerturbation(Builder b) {
-        super("objective-perturbation-svrg", SvrgSchedule.class, b.runOptions());
-        this.config = b.copy();
+        super("objective-perturbation-svrg", SvrgSchedule.class, b);
         this.settings = config.perturbationSettings();
         this.preset = settings.preset();
     }
@@ -197,11 +195,6 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
             run.note("early stop: the running time depends on the data and is not covered");
         }
         return out;
-    }
-
-    /** A builder initialised with this optimizer's settings (for sweeps). */
-    public Builder toBuilder() {
-        return config.copy();
     }
 
     @Override

@@ -40,14 +40,12 @@ import org.ejml.data.DMatrixRMaj;
  * is drawn, reported by basic composition plus the failure charge. One noisy step (the perturbation),
  * so the plan's {@code steps} is 1.
  */
-public final class ObjectivePerturbation extends PassesOptimizer<ExactSchedule> {
+public final class ObjectivePerturbation extends PassesOptimizer<ExactSchedule, ObjectivePerturbation.Builder> {
 
-    private final Builder config;
     private final PerturbationSettings settings;
 
     private ObjectivePerturbation(Builder b) {
-        super("objective-perturbation", ExactSchedule.class, b.runOptions());
-        this.config = b.copy();
+        super("objective-perturbation", ExactSchedule.class, b);
         this.settings = config.perturbationSettings();
     }
 
@@ -121,11 +119,6 @@ public final class ObjectivePerturbation extends PassesOptimizer<ExactSchedule> 
             run.diagnose(Diagnostic.TRAIN_LOSS, passes.meanLoss(obj.loss(), out));
         }
         return out;
-    }
-
-    /** A builder initialised with this optimizer's settings (for sweeps). */
-    public Builder toBuilder() {
-        return config.copy();
     }
 
     @Override

@@ -9,7 +9,6 @@ import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.PrivateRun;
-import org.dpopt.optim.core.RunOptions;
 import org.dpopt.oracle.DataPasses;
 import org.dpopt.oracle.DatasetPasses;
 import org.ejml.data.DMatrixRMaj;
@@ -20,13 +19,14 @@ import org.ejml.data.DMatrixRMaj;
  * live elsewhere (a distributed engine).
  *
  * @param <S> the variant's schedule, the plan's detail
+ * @param <B> the variant's builder
  */
-abstract class PassesOptimizer<S> extends BaseOptimizer {
+abstract class PassesOptimizer<S, B extends PerturbationBuilder<B>> extends BaseOptimizer<B> {
 
     private final Class<S> scheduleType;
 
-    PassesOptimizer(String name, Class<S> scheduleType, RunOptions options) {
-        super(name, NeighboringRelation.REPLACE_ONE, options);
+    PassesOptimizer(String name, Class<S> scheduleType, B builder) {
+        super(name, NeighboringRelation.REPLACE_ONE, builder);
         this.scheduleType = scheduleType;
     }
 

@@ -41,7 +41,7 @@ import org.dpopt.sampling.PoissonSampler;
  * <p>Privacy: add/remove-one, {@code T × PoissonSampled(q, Gaussian(z))}, z calibrated to the budget
  * for either preset.
  */
-public final class Bftt19Sgd extends BaseOptimizer {
+public final class Bftt19Sgd extends BaseOptimizer<Bftt19Sgd.Builder> {
     /** Practical preset: epochs. */
     public static final double PRACTICAL_EPOCHS = 30;
     /** Practical preset: the step size η (applied to the batch mean). */
@@ -49,12 +49,10 @@ public final class Bftt19Sgd extends BaseOptimizer {
     /** Practical preset: the released average covers this last fraction of the iterates. */
     public static final double PRACTICAL_TAIL = 0.5;
 
-    private final Builder config;
     private final SgdSettings sgd;
 
     private Bftt19Sgd(Builder b) {
-        super("nsgd", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
-        this.config = b.copy();
+        super("nsgd", NeighboringRelation.ADD_OR_REMOVE_ONE, b);
         this.sgd = config.sgdSettings();
     }
 

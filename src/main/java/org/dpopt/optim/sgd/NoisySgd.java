@@ -41,14 +41,12 @@ import org.dpopt.sampling.Samplers;
  * batch sum (ABLQ; see {@code org.dpopt.sampling}). With Poisson sampling the plan is made for the
  * public n and is valid for any dataset of at most n rows.
  */
-public final class NoisySgd extends BaseOptimizer {
+public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
 
-    private final Builder config;
     private final SgdSettings sgd;
 
     private NoisySgd(Builder b) {
-        super("dp-sgd", b.sampler.relation(), b.runOptions());
-        this.config = b.copy();
+        super("dp-sgd", b.sampler.relation(), b);
         this.sgd = config.sgdSettings();
     }
 
@@ -150,11 +148,6 @@ public final class NoisySgd extends BaseOptimizer {
     /** The sampler a plan of this optimizer draws its batches from. */
     public static BatchSampler sampler(RunPlan plan) {
         return plan.detail(SgdSchedule.class).sampler();
-    }
-
-    /** A builder initialised with this optimizer's settings (for sweeps). */
-    public Builder toBuilder() {
-        return config.copy();
     }
 
     @Override

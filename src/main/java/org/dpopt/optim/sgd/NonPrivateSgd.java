@@ -26,14 +26,12 @@ import org.ejml.data.DMatrixRMaj;
  * epochs, batch mean, optional weight decay, projection). Its report is ε = ∞; it exists so that
  * benchmarks can show the price of privacy.
  */
-public final class NonPrivateSgd extends BaseOptimizer {
+public final class NonPrivateSgd extends BaseOptimizer<NonPrivateSgd.Builder> {
     private final SgdSettings sgd;
-    private final double l2;
 
     private NonPrivateSgd(Builder b) {
-        super("non-private", NeighboringRelation.ADD_OR_REMOVE_ONE, b.runOptions());
-        this.sgd = b.sgdSettings();
-        this.l2 = b.l2;
+        super("non-private", NeighboringRelation.ADD_OR_REMOVE_ONE, b);
+        this.sgd = config.sgdSettings();
     }
 
     /** A builder: b = min(256, n/10), 30 epochs, η = 1, no decay. */
@@ -63,7 +61,7 @@ public final class NonPrivateSgd extends BaseOptimizer {
                 .put(Param.EPOCHS, sgd.epochs())
                 .put(Param.STEPS, steps)
                 .put(Param.LEARNING_RATE, sgd.learningRate())
-                .put(Param.L2, l2)
+                .put(Param.L2, config.l2)
                 .build();
         return RunPlan.builder(name(), shape)
                 .privacy(NonPrivateEvent.INSTANCE, relation(), null, null)
@@ -93,8 +91,8 @@ public final class NonPrivateSgd extends BaseOptimizer {
             int end = Math.min(n, start + b);
             Vectors.zero(sum);
             oracle.addClippedBatch(w, data, perm, start, end, null, Double.POSITIVE_INFINITY, sum, g);
-            if (l2 > 0) {
-                Vectors.scale(1 - sgd.learningRate() * l2, w);
+            if (config.l2 > 0) {
+                Vectors.scale(1 - sgd.learningRate() * config.l2, w);
             }
             Vectors.axpy(-sgd.learningRate() / (end - start), sum, w);
             problem.domain().project(w);

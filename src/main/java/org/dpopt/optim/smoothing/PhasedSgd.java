@@ -76,7 +76,7 @@ import org.ejml.data.DMatrixRMaj;
  * arXiv:2107.05585 (Algorithm 2, Thms 6–7). Rate: O(LD(1/√n + √(d ln(1/δ))/(εn))) in O(n log n) scalar
  * work for GLLs.
  */
-public final class PhasedSgd extends BaseOptimizer {
+public final class PhasedSgd extends BaseOptimizer<PhasedSgd.Builder> {
 
     /** The practical preset's number of phases (fewer when ⌈log₂ n⌉ is smaller). */
     public static final int PRACTICAL_PHASES = 2;
@@ -99,11 +99,8 @@ public final class PhasedSgd extends BaseOptimizer {
         PAPER
     }
 
-    private final Builder config;
-
     private PhasedSgd(Builder b) {
-        super("phased-sgd", NeighboringRelation.REPLACE_ONE, b.runOptions());
-        this.config = b.copy();
+        super("phased-sgd", NeighboringRelation.REPLACE_ONE, b);
     }
 
     /** A builder with the practical preset and the theorem's step. */
