@@ -10,7 +10,7 @@
  * <li>{@link org.dpopt.optim.OptimizationResult} — the private release (model, report, planned
  * parameters) apart from the non-private {@link org.dpopt.optim.Diagnostics} (keys:
  * {@link org.dpopt.optim.Diagnostic}), which exist only when asked for.</li>
- * <li>{@link org.dpopt.optim.Optimizers} — the catalog: one entry point per algorithm.</li>
+ * <li>{@link org.dpopt.optim.Optimizers} — the catalog: each algorithm's name, summary and builder.</li>
  * </ul>
  *
  * <p>The algorithms live in one sub-package per family — {@code optim.sgd} (DP-SGD, the BFTT19 preset,

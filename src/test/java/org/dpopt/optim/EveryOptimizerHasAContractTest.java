@@ -1,6 +1,7 @@
 package org.dpopt.optim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -89,12 +90,14 @@ class EveryOptimizerHasAContractTest {
     @Test
     void theCatalogListsEveryOptimizer() throws Exception {
         Set<String> listed = new TreeSet<>();
-        for (Method m : Optimizers.class.getDeclaredMethods()) {
-            if (Modifier.isPublic(m.getModifiers()) && Modifier.isStatic(m.getModifiers())) {
-                Object builder = m.invoke(null);
-                listed.add(builder.getClass().getMethod("build").invoke(builder).getClass().getName());
-            }
+        for (Optimizers.Entry e : Optimizers.all()) {
+            PrivateOptimizer opt = e.builder().get().build();
+            assertEquals(e.name(), opt.name(), "catalog name");
+            assertEquals(opt.getClass(), Optimizers.builder(e.name()).build().getClass(), e.name());
+            listed.add(opt.getClass().getName());
         }
         assertEquals(implementations(), listed);
+        assertEquals(Optimizers.all().size(), listed.size(), "one entry per optimizer");
+        assertThrows(IllegalArgumentException.class, () -> Optimizers.builder("no-such-optimizer"));
     }
 }

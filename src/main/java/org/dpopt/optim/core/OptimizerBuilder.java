@@ -3,6 +3,7 @@ package org.dpopt.optim.core;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.linalg.Checks;
+import org.dpopt.optim.PrivateOptimizer;
 
 /**
  * The settings every optimizer builder shares: {@link #diagnostics(boolean)} and, for audits,
@@ -67,6 +68,9 @@ public abstract class OptimizerBuilder<B extends OptimizerBuilder<B>> implements
         }
         return a;
     }
+
+    /** Builds the immutable optimizer. */
+    public abstract PrivateOptimizer build();
 
     /** The shared settings. */
     public RunOptions runOptions() {

@@ -3,7 +3,6 @@ package org.dpopt.optim.frankwolfe;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.optim.Preset;
-import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.linalg.Checks;
 import org.dpopt.optim.core.OptimizerBuilder;
 
@@ -105,9 +104,6 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends Optimi
         this.preset = Checks.notNull("preset", p);
         return (B) this;
     }
-
-    /** Builds the immutable optimizer. */
-    public abstract PrivateOptimizer build();
 
     /** The configuration as set so far. */
     OnePassSettings settings() {
