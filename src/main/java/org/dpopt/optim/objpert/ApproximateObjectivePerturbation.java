@@ -57,13 +57,8 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
      */
     public static final double PRACTICAL_RELATIVE_DISTANCE = 1e-3;
 
-    private final PerturbationSettings settings;
-    private final Preset preset;
-
     private ApproximateObjectivePerturbation(Builder b) {
         super("objective-perturbation-svrg", SvrgSchedule.class, b);
-        this.settings = config.perturbationSettings();
-        this.preset = settings.preset();
     }
 
     /** A builder (theorem λ, α = M²λ/n², tight noise, certified epoch budget). */
@@ -123,7 +118,7 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
         if (!Double.isNaN(config.objectiveShare)) {
             return config.objectiveShare;
         }
-        return preset == Preset.PAPER ? 0.5 : PRACTICAL_OBJECTIVE_SHARE;
+        return settings.preset() == Preset.PAPER ? 0.5 : PRACTICAL_OBJECTIVE_SHARE;
     }
 
     /**
@@ -136,7 +131,7 @@ public final class ApproximateObjectivePerturbation extends PassesOptimizer<Svrg
         }
         double lam = pert.lambda();
         double n = shape.size();
-        if (preset == Preset.PRACTICAL) {
+        if (settings.preset() == Preset.PRACTICAL) {
             double r = PRACTICAL_RELATIVE_DISTANCE * pert.sigma() / (2 * n * lam);
             return lam * r * r / 2;
         }

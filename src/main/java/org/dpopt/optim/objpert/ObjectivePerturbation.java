@@ -42,11 +42,8 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class ObjectivePerturbation extends PassesOptimizer<ExactSchedule, ObjectivePerturbation.Builder> {
 
-    private final PerturbationSettings settings;
-
     private ObjectivePerturbation(Builder b) {
         super("objective-perturbation", ExactSchedule.class, b);
-        this.settings = config.perturbationSettings();
     }
 
     /** A builder (theorem λ, tight noise, tolerance 1e-9). */

@@ -23,10 +23,13 @@ import org.ejml.data.DMatrixRMaj;
  */
 abstract class PassesOptimizer<S, B extends PerturbationBuilder<B>> extends BaseOptimizer<B> {
 
+    /** The settings both variants share (λ, preset, comparator radius, σ_G rule, failure probability). */
+    final PerturbationSettings settings;
     private final Class<S> scheduleType;
 
     PassesOptimizer(String name, Class<S> scheduleType, B builder) {
         super(name, NeighboringRelation.REPLACE_ONE, builder);
+        this.settings = config.perturbationSettings();
         this.scheduleType = scheduleType;
     }
 

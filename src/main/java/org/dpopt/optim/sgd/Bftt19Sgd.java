@@ -49,11 +49,9 @@ public final class Bftt19Sgd extends BaseOptimizer<Bftt19Sgd.Builder> {
     /** Practical preset: the released average covers this last fraction of the iterates. */
     public static final double PRACTICAL_TAIL = 0.5;
 
-    private final SgdSettings sgd;
 
     private Bftt19Sgd(Builder b) {
         super("nsgd", NeighboringRelation.ADD_OR_REMOVE_ONE, b);
-        this.sgd = config.sgdSettings();
     }
 
     /** A builder (PLD accountant by default). */
@@ -98,10 +96,10 @@ public final class Bftt19Sgd extends BaseOptimizer<Bftt19Sgd.Builder> {
     /** The practical schedule (see the class comment); the overrides replace its E, b and η. */
     private RunPlan practicalPlan(ProblemShape shape, PrivacyBudget budget, double m0, double lip, double beta) {
         int n = shape.size();
-        int b = sgd.batchSizeFor(n);
-        double e = Double.isNaN(sgd.epochs()) ? PRACTICAL_EPOCHS : sgd.epochs();
+        int b = config.sgd.batchSizeFor(n);
+        double e = Double.isNaN(config.sgd.epochs()) ? PRACTICAL_EPOCHS : config.sgd.epochs();
         long t = Math.max(1, (long) Math.ceil(e * n / b));
-        double eta = Double.isNaN(sgd.learningRate()) ? PRACTICAL_LEARNING_RATE : sgd.learningRate();
+        double eta = Double.isNaN(config.sgd.learningRate()) ? PRACTICAL_LEARNING_RATE : config.sgd.learningRate();
         long from = (long) Math.floor(t * (1 - PRACTICAL_TAIL));
         return plan(shape, budget, new PoissonSampler(b, t), t, b, eta, Math.min(from, t - 1), m0, lip, beta);
     }
@@ -179,7 +177,8 @@ public final class Bftt19Sgd extends BaseOptimizer<Bftt19Sgd.Builder> {
 
         /** Builds the immutable optimizer; the schedule overrides need the practical preset. */
         public Bftt19Sgd build() {
-            if (preset == Preset.PAPER && (!Double.isNaN(epochs) || batchSize > 0 || !Double.isNaN(learningRate))) {
+            if (preset == Preset.PAPER && (!Double.isNaN(sgd.epochs()) || sgd.batchSize() > 0
+                    || !Double.isNaN(sgd.learningRate()))) {
                 throw Checks.fail("preset", "practical when epochs, batchSize or learningRate is set (the paper "
                         + "preset takes T, m and eta from the theorem)", preset.key());
             }

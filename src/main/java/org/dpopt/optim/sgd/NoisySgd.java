@@ -43,11 +43,9 @@ import org.dpopt.sampling.Samplers;
  */
 public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
 
-    private final SgdSettings sgd;
 
     private NoisySgd(Builder b) {
         super("dp-sgd", b.sampler.relation(), b);
-        this.sgd = config.sgdSettings();
     }
 
     /** A builder with the documented defaults. */
@@ -74,14 +72,14 @@ public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
-        int b = sgd.batchSizeFor(n);
-        BatchSampler drawn = config.sampler.create(n, b, sgd.epochs());
+        int b = config.sgd.batchSizeFor(n);
+        BatchSampler drawn = config.sampler.create(n, b, config.sgd.epochs());
         BatchSampler accounted = drawn;
         Mutation m = options().mutation();
         if (m == Mutation.HALF_RATE_ACCOUNTING) {
             accounted = new PoissonSampler(b / 2.0, drawn.steps(n));
         } else if (m == Mutation.SHUFFLE_AS_POISSON) {
-            drawn = FixedSizeBatchSampler.dynamicShuffle(b, (int) Math.max(1, Math.round(sgd.epochs())));
+            drawn = FixedSizeBatchSampler.dynamicShuffle(b, (int) Math.max(1, Math.round(config.sgd.epochs())));
             accounted = new PoissonSampler(b, drawn.steps(n));
         }
         PrivacyAccountant acc = accountant();
@@ -95,19 +93,19 @@ public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
                 : config.noiseMultiplier;
         long steps = drawn.steps(n);
         SgdSchedule s = new SgdSchedule(drawn, accounted.stepEvent(n, z), steps, drawn.normalizer(n),
-                config.clipNorm, sgd.learningRate(), config.l2, SgdSchedule.last(steps));
+                config.clipNorm, config.sgd.learningRate(), config.l2, SgdSchedule.last(steps));
         RunParameters.Builder p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.DIMENSION, shape.dimension())
                 .put(Param.SAMPLER, drawn.name())
                 .put(Param.BATCH_SIZE, (double) b)
-                .put(Param.EPOCHS, sgd.epochs())
+                .put(Param.EPOCHS, config.sgd.epochs())
                 .put(Param.STEPS, steps)
                 .put(Param.NORMALIZER, s.normalizer())
                 .put(Param.NOISE_MULTIPLIER, z)
                 .put(Param.SIGMA, z * config.clipNorm)
                 .put(Param.CLIP_NORM, config.clipNorm)
-                .put(Param.LEARNING_RATE, sgd.learningRate())
+                .put(Param.LEARNING_RATE, config.sgd.learningRate())
                 .put(Param.L2, config.l2)
                 .put(Param.OUTPUT, "last")
                 .put(Param.ACCOUNTANT, acc.name());
@@ -152,8 +150,8 @@ public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
 
     @Override
     public String toString() {
-        return "NoisySgd(batchSize=" + sgd.batchSize() + ", epochs=" + sgd.epochs()
-                + ", clipNorm=" + config.clipNorm + ", learningRate=" + sgd.learningRate() + ", l2=" + config.l2
+        return "NoisySgd(batchSize=" + config.sgd.batchSize() + ", epochs=" + config.sgd.epochs()
+                + ", clipNorm=" + config.clipNorm + ", learningRate=" + config.sgd.learningRate() + ", l2=" + config.l2
                 + ", noiseMultiplier=" + config.noiseMultiplier
                 + ", accountant=" + accountant().name() + ")";
     }

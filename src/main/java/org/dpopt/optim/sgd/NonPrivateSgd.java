@@ -27,11 +27,9 @@ import org.ejml.data.DMatrixRMaj;
  * benchmarks can show the price of privacy.
  */
 public final class NonPrivateSgd extends BaseOptimizer<NonPrivateSgd.Builder> {
-    private final SgdSettings sgd;
 
     private NonPrivateSgd(Builder b) {
         super("non-private", NeighboringRelation.ADD_OR_REMOVE_ONE, b);
-        this.sgd = config.sgdSettings();
     }
 
     /** A builder: b = min(256, n/10), 30 epochs, η = 1, no decay. */
@@ -52,15 +50,15 @@ public final class NonPrivateSgd extends BaseOptimizer<NonPrivateSgd.Builder> {
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         int n = shape.size();
-        int b = sgd.batchSize() > 0 ? Math.min(sgd.batchSize(), n) : NoisySgd.defaultBatchSize(n);
+        int b = config.sgd.batchSize() > 0 ? Math.min(config.sgd.batchSize(), n) : NoisySgd.defaultBatchSize(n);
         long perEpoch = (n + b - 1) / b;
-        long steps = (long) Math.ceil(sgd.epochs() * perEpoch);
+        long steps = (long) Math.ceil(config.sgd.epochs() * perEpoch);
         RunParameters p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.BATCH_SIZE, (double) b)
-                .put(Param.EPOCHS, sgd.epochs())
+                .put(Param.EPOCHS, config.sgd.epochs())
                 .put(Param.STEPS, steps)
-                .put(Param.LEARNING_RATE, sgd.learningRate())
+                .put(Param.LEARNING_RATE, config.sgd.learningRate())
                 .put(Param.L2, config.l2)
                 .build();
         return RunPlan.builder(name(), shape)
@@ -92,9 +90,9 @@ public final class NonPrivateSgd extends BaseOptimizer<NonPrivateSgd.Builder> {
             Vectors.zero(sum);
             oracle.addClippedBatch(w, data, perm, start, end, null, Double.POSITIVE_INFINITY, sum, g);
             if (config.l2 > 0) {
-                Vectors.scale(1 - sgd.learningRate() * config.l2, w);
+                Vectors.scale(1 - config.sgd.learningRate() * config.l2, w);
             }
-            Vectors.axpy(-sgd.learningRate() / (end - start), sum, w);
+            Vectors.axpy(-config.sgd.learningRate() / (end - start), sum, w);
             problem.domain().project(w);
         }
         if (run.diagnosticsOn()) {

@@ -10,36 +10,28 @@ import org.dpopt.optim.core.OptimizerBuilder;
  * @param <B> the concrete builder type
  */
 public abstract class SgdBuilder<B extends SgdBuilder<B>> extends OptimizerBuilder<B> {
-    int batchSize;
-    double epochs;
-    double learningRate;
+    /** b, E and η as set so far (a value: each setter replaces it). */
+    SgdSettings sgd;
 
     SgdBuilder(int batchSize, double epochs, double learningRate) {
-        this.batchSize = batchSize;
-        this.epochs = epochs;
-        this.learningRate = learningRate;
+        this.sgd = new SgdSettings(batchSize, epochs, learningRate);
     }
 
     /** (Expected) batch size b ≥ 1 (default min(256, n/10)). */
     public B batchSize(int b) {
-        this.batchSize = Checks.atLeastOne("batchSize", b);
+        this.sgd = new SgdSettings(Checks.atLeastOne("batchSize", b), sgd.epochs(), sgd.learningRate());
         return self();
     }
 
     /** Epochs E &gt; 0; T = ⌈E·n/b⌉. */
     public B epochs(double e) {
-        this.epochs = Checks.positive("epochs", e);
+        this.sgd = new SgdSettings(sgd.batchSize(), Checks.positive("epochs", e), sgd.learningRate());
         return self();
-    }
-
-    /** The schedule settings as set so far. */
-    SgdSettings sgdSettings() {
-        return new SgdSettings(batchSize, epochs, learningRate);
     }
 
     /** Step size η &gt; 0, applied to the batch mean. */
     public B learningRate(double eta) {
-        this.learningRate = Checks.positive("learningRate", eta);
+        this.sgd = new SgdSettings(sgd.batchSize(), sgd.epochs(), Checks.positive("learningRate", eta));
         return self();
     }
 }
