@@ -49,7 +49,6 @@ public final class Bftt19Sgd extends BaseOptimizer<Bftt19Sgd.Builder> {
     /** Practical preset: the released average covers this last fraction of the iterates. */
     public static final double PRACTICAL_TAIL = 0.5;
 
-
     private Bftt19Sgd(Builder b) {
         super("nsgd", NeighboringRelation.ADD_OR_REMOVE_ONE, b);
     }
