@@ -125,7 +125,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<Proximall
         }
         int[] tk = practical
                 ? new int[] {config.rounds > 0 ? config.rounds : 1, config.innerPhases > 0 ? config.innerPhases : 1}
-                : roundsAndPhases(n, d, map.kappa(), c, r, radius, budget);
+                : PgmdRounds.of(config.rounds, config.innerPhases, n, d, map.kappa(), c, r, radius, budget);
         double partSize = n / ((double) tk[0] * tk[1]);
         if (partSize < MIN_PART_SIZE) {
             throw Checks.fail("expected part size n/(rounds*phases)", "at least " + MIN_PART_SIZE, partSize);
@@ -138,32 +138,6 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<Proximall
                 .exactSizeRequired(false)
                 .detail(s)
                 .build();
-    }
-
-    /** T_out and K: the overrides, else Theorem 20's balance, shrunk until parts hold MIN_PART_SIZE. */
-    private int[] roundsAndPhases(int n, int d, double kappa, double c, double r, double radius,
-            PrivacyBudget budget) {
-        int tOut;
-        if (config.rounds > 0) {
-            tOut = config.rounds;
-        } else {
-            double gapBound = 2 * c * radius;
-            double stat = Math.sqrt(r * gapBound * n / (c * c * kappa));
-            double eps = budget.epsilon();
-            double priv = Math.cbrt(r * gapBound * eps * eps * n * (double) n
-                    / (c * c * kappa * d * Math.log(1 / budget.delta())));
-            tOut = (int) Math.max(1, Math.floor(Math.min(stat, priv)));
-        }
-        int k = config.innerPhases > 0 ? config.innerPhases : defaultPhases(n / (double) tOut);
-        if (config.rounds <= 0 && n / ((double) tOut * k) < MIN_PART_SIZE) {
-            tOut = Math.max(1, n / (k * MIN_PART_SIZE));
-            k = config.innerPhases > 0 ? config.innerPhases : defaultPhases(n / (double) tOut);
-            while (tOut > 1 && n / ((double) tOut * k) < MIN_PART_SIZE) { // fewer rounds may need more phases
-                tOut--;
-                k = config.innerPhases > 0 ? config.innerPhases : defaultPhases(n / (double) tOut);
-            }
-        }
-        return new int[] {tOut, k};
     }
 
     /**
@@ -188,12 +162,6 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<Proximall
         Checks.positive("radius", radius);
         Checks.atLeastOne("n", n);
         return lipschitz / (radius * n);
-    }
-
-    /** K = ⌈log₂ log₂ m⌉ + 1 for a round of m records (at least 2). */
-    static int defaultPhases(double m) {
-        double l = Math.log(Math.max(m, 4)) / Math.log(2);
-        return Math.max(2, (int) Math.ceil(Math.log(l) / Math.log(2)) + 1);
     }
 
     private RunParameters parameters(ProblemShape shape, PgmdSchedule s) {

@@ -199,7 +199,7 @@ class ProximallyGuidedMirrorDescentTest {
         assertEquals((int) Math.floor(Math.min(stat, priv)), plan.rounds());
         assertEquals(4.0, plan.lipschitz(), 1e-12);
         assertEquals(2.0, plan.rho(), 1e-12);
-        assertEquals(ProximallyGuidedMirrorDescent.defaultPhases(20_000.0 / plan.rounds()), plan.phases());
+        assertEquals(PgmdRounds.defaultPhases(20_000.0 / plan.rounds()), plan.phases());
         assertEquals(20_000.0 / (plan.rounds() * plan.phases()), plan.phase().plannedSize(), 1e-9);
     }
 
