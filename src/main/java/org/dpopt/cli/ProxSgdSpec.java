@@ -6,7 +6,7 @@ import org.dpopt.optim.smoothing.ProxSgd;
 
 /**
  * {@code prox-sgd}: noisy SGD on the Moreau envelope (A_ProxGD). The BFTT19 preset when only
- * {@code --radius} is given; practical DP-SGD (5 epochs by default) otherwise.
+ * {@code --radius} is given; practical DP-SGD (5 epochs by default, tail-averaged output) otherwise.
  */
 final class ProxSgdSpec extends AlgorithmSpec {
 
@@ -28,7 +28,7 @@ final class ProxSgdSpec extends AlgorithmSpec {
                 || a.has(Flag.LEARNING_RATE) || !a.has(Flag.RADIUS);
         ProxSgd.Builder prox = ProxSgd.builder().runOptions(a.runOptions());
         if (practical) {
-            NoisySgd.Builder b = NoisySgd.builder().epochs(a.or(Flag.EPOCHS, 5.0))
+            NoisySgd.Builder b = NoisySgd.builder().tailAverage().epochs(a.or(Flag.EPOCHS, 5.0))
                     .accountant(Accountants.byName(a.get(Flag.ACCOUNTANT)));
             SgdFlags.apply(a, b); // --epochs again, if given: the value just set
             return prox.noisySgd(b.build()).build();

@@ -33,7 +33,10 @@ import org.dpopt.sampling.Samplers;
  * <em>public</em> normalizer b̄ (the expected batch size, never the realized one); a step of size η,
  * an optional weight decay (1 − ηλ), projection onto W. The noise multiplier z is calibrated by the
  * accountant so that the sampler's event meets the budget. Empty batches still add noise and count as
- * a step. Output: the last iterate.
+ * a step. Output: the last iterate (the same algorithm as Opacus' DP-SGD), or with
+ * {@link Builder#tailAverage()} the mean of the iterates of the last ⌈T/2⌉ steps (Polyak, Juditsky,
+ * "Acceleration of Stochastic Approximation by Averaging", SIAM J. Control Optim. 1992). Either is
+ * post-processing of the noisy sums the statement covers (theory-notes/noisy-sgd.md).
  *
  * <p>Privacy: the sampler's relation (add/remove-one for Poisson; zero-out for the fixed-size and
  * truncated samplers of {@link Samplers}, accounted by {@link AblqAccountant}); the statement is the
@@ -62,6 +65,14 @@ public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
             return config.accountant;
         }
         return relation() == NeighboringRelation.ZERO_OUT ? new AblqAccountant() : new PldAccountant();
+    }
+
+    /**
+     * The first averaged step of the tail average: the iterates after steps ⌊T/2⌋, …, T − 1 (the last
+     * ⌈T/2⌉ iterates; the last iterate alone when T = 1).
+     */
+    static long tailStart(long steps) {
+        return steps / 2;
     }
 
     /** Default expected batch size: min(256, max(1, n/10)). */
@@ -93,7 +104,7 @@ public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
                 : config.noiseMultiplier;
         long steps = drawn.steps(n);
         SgdSchedule s = new SgdSchedule(drawn, accounted.stepEvent(n, z), steps, drawn.normalizer(n),
-                config.clipNorm, config.sgd.learningRate(), config.l2, SgdSchedule.last(steps));
+                config.clipNorm, config.sgd.learningRate(), config.l2, config.tailAverage ? tailStart(steps) : SgdSchedule.last(steps));
         RunParameters.Builder p = RunParameters.builder()
                 .put(Param.DATASET_SIZE, n)
                 .put(Param.DIMENSION, shape.dimension())
@@ -107,7 +118,7 @@ public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
                 .put(Param.CLIP_NORM, config.clipNorm)
                 .put(Param.LEARNING_RATE, config.sgd.learningRate())
                 .put(Param.L2, config.l2)
-                .put(Param.OUTPUT, "last")
+                .put(Param.OUTPUT, config.tailAverage ? "tail-average" : "last")
                 .put(Param.ACCOUNTANT, acc.name());
         if (drawn instanceof PoissonSampler ps) {
             p.put(Param.SAMPLING_RATE, ps.samplingProbability(n));
@@ -163,6 +174,7 @@ public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
         private double l2 = 0;
         private double noiseMultiplier = Double.NaN; // NaN: calibrate
         private PrivacyAccountant accountant = null; // null: chosen by the sampler's relation
+        private boolean tailAverage = false;
 
         private Builder() {
             super(0, 30, 1.0); // batch size 0: min(256, n/10)
@@ -198,6 +210,15 @@ public final class NoisySgd extends BaseOptimizer<NoisySgd.Builder> {
          */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
+            return this;
+        }
+
+        /**
+         * Releases the mean of the iterates of the last ⌈T/2⌉ steps instead of the last iterate (the
+         * default). Post-processing: the same event and noise.
+         */
+        public Builder tailAverage() {
+            this.tailAverage = true;
             return this;
         }
 

@@ -76,6 +76,38 @@ class NoisySgdTest {
         }
     }
 
+    /**
+     * The tail average is the mean of the last ⌈T/2⌉ iterates of the same run: with a fixed noise
+     * multiplier and a fixed seed, a run of t steps draws the same batches and noise as the first t steps
+     * of a longer run, so its last iterate is the longer run's w_t.
+     */
+    @Test
+    void tailAverageIsTheMeanOfTheLastHalfOfTheIterates() {
+        Problem p = logisticProblem(100, 4, 31);
+        PrivacyBudget budget = PrivacyBudget.of(5.0, 1e-5);
+        int total = 20;
+        java.util.function.Supplier<NoisySgd.Builder> base =
+                () -> NoisySgd.builder().batchSize(10).noiseMultiplier(2.0).learningRate(0.5);
+        OptimizationResult tail = base.get().tailAverage().epochs((total - 0.5) / 10).build()
+                .optimize(p, budget, Rngs.seeded(5));
+        DMatrixRMaj mean = new DMatrixRMaj(p.shape().parameterDimension(), 1);
+        for (int t = total / 2 + 1; t <= total; t++) {
+            OptimizationResult last = base.get().epochs((t - 0.5) / 10).build().optimize(p, budget, Rngs.seeded(5));
+            assertEquals(t, last.steps());
+            Vectors.axpy(1.0 / (total - total / 2), last.solution(), mean);
+        }
+        assertEquals("tail-average", tail.parameters().get(Param.OUTPUT));
+        assertEquals(total, tail.steps());
+        DMatrixRMaj got = tail.solution();
+        for (int j = 0; j < mean.getNumRows(); j++) {
+            assertEquals(mean.get(j), got.get(j), 1e-12, "coordinate " + j);
+        }
+        OptimizationResult lastOfAll = base.get().epochs((total - 0.5) / 10).build().optimize(p, budget, Rngs.seeded(5));
+        assertEquals("last", lastOfAll.parameters().get(Param.OUTPUT));
+        assertEquals(lastOfAll.ledger(), tail.ledger(), "the output rule changes no release");
+        assertTrue(Math.abs(lastOfAll.solution().get(0) - got.get(0)) > 1e-9, "the tail average is not the last iterate");
+    }
+
     @Test
     void practicalPresetRunsDpSgdsScheduleOverTheBallWithATailAverage() {
         // n = 2000: b = min(256, n/10) = 200, T = ceil(30 n/b) = 300, the average of the last 150 iterates;
