@@ -101,18 +101,25 @@ public final class Losses {
     }
 
     /**
-     * A convex generalized linear loss with its constants L₀ and β₀ and its kind fixed at construction;
-     * φ″ is 0 unless a subclass says otherwise.
+     * A convex generalized linear loss with its name, its constants L₀ and β₀ and its kind fixed at
+     * construction; φ″ is 0 unless a subclass says otherwise.
      */
     abstract static class Base implements GeneralizedLinearLoss {
+        private final String name;
         private final double lipschitz;
         private final double smoothness;
         private final boolean classification;
 
-        Base(double lipschitz, double smoothness, boolean classification) {
+        Base(String name, double lipschitz, double smoothness, boolean classification) {
+            this.name = name;
             this.lipschitz = lipschitz;
             this.smoothness = smoothness;
             this.classification = classification;
+        }
+
+        @Override
+        public final String name() {
+            return name;
         }
 
         @Override
@@ -150,12 +157,7 @@ public final class Losses {
         static final LogisticLoss INSTANCE = new LogisticLoss();
 
         private LogisticLoss() {
-            super(1, 0.25, true);
-        }
-
-        @Override
-        public String name() {
-            return "logistic";
+            super("logistic", 1, 0.25, true);
         }
 
         @Override
@@ -185,12 +187,7 @@ public final class Losses {
         static final HingeLoss INSTANCE = new HingeLoss();
 
         private HingeLoss() {
-            super(1, Double.POSITIVE_INFINITY, true);
-        }
-
-        @Override
-        public String name() {
-            return "hinge";
+            super("hinge", 1, Double.POSITIVE_INFINITY, true);
         }
 
         @Override
@@ -209,12 +206,7 @@ public final class Losses {
         static final AbsoluteLoss INSTANCE = new AbsoluteLoss();
 
         private AbsoluteLoss() {
-            super(1, Double.POSITIVE_INFINITY, false);
-        }
-
-        @Override
-        public String name() {
-            return "absolute";
+            super("absolute", 1, Double.POSITIVE_INFINITY, false);
         }
 
         @Override
@@ -236,8 +228,8 @@ public final class Losses {
     abstract static class HuberShape extends Base {
         final double h;
 
-        HuberShape(double h) {
-            super(h, 1, false);
+        HuberShape(String name, double h) {
+            super(name, h, 1, false);
             this.h = h;
         }
 
@@ -275,14 +267,9 @@ public final class Losses {
         private final double yMax;
 
         SquaredLoss(double uMax, double yMax) {
-            super(Checks.positive("uMax", uMax) + Checks.nonNegative("yMax", yMax));
+            super("squared", Checks.positive("uMax", uMax) + Checks.nonNegative("yMax", yMax));
             this.uMax = uMax;
             this.yMax = yMax;
-        }
-
-        @Override
-        public String name() {
-            return "squared";
         }
 
         @Override
@@ -293,12 +280,7 @@ public final class Losses {
 
     static final class HuberLoss extends HuberShape {
         HuberLoss(double h) {
-            super(Checks.positive("h", h));
-        }
-
-        @Override
-        public String name() {
-            return "huber";
+            super("huber", Checks.positive("h", h));
         }
     }
 
@@ -306,7 +288,7 @@ public final class Losses {
         private final double gamma;
 
         SmoothedHingeLoss(double gamma) {
-            super(1, 1 / Checks.positive("gamma", gamma), true);
+            super("smoothed-hinge", 1, 1 / Checks.positive("gamma", gamma), true);
             this.gamma = gamma;
         }
 
@@ -318,11 +300,6 @@ public final class Losses {
         @Override
         public int hashCode() {
             return Double.hashCode(gamma);
-        }
-
-        @Override
-        public String name() {
-            return "smoothed-hinge";
         }
 
         @Override
