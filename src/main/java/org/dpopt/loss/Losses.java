@@ -100,60 +100,7 @@ public final class Losses {
         return new SmoothedHingeLoss(gamma);
     }
 
-    /**
-     * A convex generalized linear loss with its name, its constants L₀ and β₀ and its kind fixed at
-     * construction; φ″ is 0 unless a subclass says otherwise.
-     */
-    abstract static class Base implements GeneralizedLinearLoss {
-        private final String name;
-        private final double lipschitz;
-        private final double smoothness;
-        private final boolean classification;
-
-        Base(String name, double lipschitz, double smoothness, boolean classification) {
-            this.name = name;
-            this.lipschitz = lipschitz;
-            this.smoothness = smoothness;
-            this.classification = classification;
-        }
-
-        @Override
-        public final String name() {
-            return name;
-        }
-
-        @Override
-        public double secondDerivative(double u, double y) {
-            return 0;
-        }
-
-        @Override
-        public final double scalarLipschitz() {
-            return lipschitz;
-        }
-
-        @Override
-        public final double scalarSmoothness() {
-            return smoothness;
-        }
-
-        @Override
-        public final boolean isClassification() {
-            return classification;
-        }
-
-        @Override
-        public Convexity convexity() {
-            return Convexity.CONVEX;
-        }
-
-        @Override
-        public String toString() {
-            return name();
-        }
-    }
-
-    static final class LogisticLoss extends Base {
+    static final class LogisticLoss extends ScalarLoss {
         static final LogisticLoss INSTANCE = new LogisticLoss();
 
         private LogisticLoss() {
@@ -183,7 +130,7 @@ public final class Losses {
         }
     }
 
-    static final class HingeLoss extends Base {
+    static final class HingeLoss extends ScalarLoss {
         static final HingeLoss INSTANCE = new HingeLoss();
 
         private HingeLoss() {
@@ -202,7 +149,7 @@ public final class Losses {
         }
     }
 
-    static final class AbsoluteLoss extends Base {
+    static final class AbsoluteLoss extends ScalarLoss {
         static final AbsoluteLoss INSTANCE = new AbsoluteLoss();
 
         private AbsoluteLoss() {
@@ -225,7 +172,7 @@ public final class Losses {
      * The Huber function of the residual with threshold h: φ = r²/2 for |r| ≤ h, h|r| − h²/2 beyond;
      * φ′ = clamp(r, −h, h), φ″ = 1{|r| ≤ h}; L₀ = h, β₀ = 1.
      */
-    abstract static class HuberShape extends Base {
+    abstract static class HuberShape extends ScalarLoss {
         final double h;
 
         HuberShape(String name, double h) {
@@ -249,15 +196,10 @@ public final class Losses {
             return Math.abs(u - y) <= h ? 1 : 0;
         }
 
-        /** Equal: the same kind with the same threshold (the function is then the same). */
+        /** The threshold h. */
         @Override
-        public boolean equals(Object o) {
-            return o != null && o.getClass() == getClass() && Double.compare(((HuberShape) o).h, h) == 0;
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * getClass().hashCode() + Double.hashCode(h);
+        final double parameter() {
+            return h;
         }
     }
 
@@ -284,7 +226,7 @@ public final class Losses {
         }
     }
 
-    static final class SmoothedHingeLoss extends Base {
+    static final class SmoothedHingeLoss extends ScalarLoss {
         private final double gamma;
 
         SmoothedHingeLoss(double gamma) {
@@ -292,14 +234,10 @@ public final class Losses {
             this.gamma = gamma;
         }
 
+        /** The smoothing width γ. */
         @Override
-        public boolean equals(Object o) {
-            return o instanceof SmoothedHingeLoss l && Double.compare(l.gamma, gamma) == 0;
-        }
-
-        @Override
-        public int hashCode() {
-            return Double.hashCode(gamma);
+        double parameter() {
+            return gamma;
         }
 
         @Override
