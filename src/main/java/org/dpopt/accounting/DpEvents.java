@@ -2,6 +2,7 @@ package org.dpopt.accounting;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.dpopt.linalg.Checks;
 
@@ -17,6 +18,27 @@ public final class DpEvents {
             Checks.notNull("component event", e);
         }
         return List.copyOf(events);
+    }
+
+    /**
+     * The events a combinator is built from: the inner event of a Poisson-sampled or a self-composed
+     * event, the parts of a sequential or a parallel composition (possibly none); empty for every other
+     * event, which structural walks treat as a leaf (a truncated-Poisson event included).
+     */
+    public static Optional<List<DpEvent>> parts(DpEvent e) {
+        if (e instanceof PoissonSampledEvent p) {
+            return Optional.of(List.of(p.event()));
+        }
+        if (e instanceof SelfComposedEvent s) {
+            return Optional.of(List.of(s.event()));
+        }
+        if (e instanceof ComposedEvent c) {
+            return Optional.of(c.events());
+        }
+        if (e instanceof ParallelComposedEvent p) {
+            return Optional.of(p.events());
+        }
+        return Optional.empty();
     }
 
     /** "name[d₁, d₂, …]" with the components' descriptions. */

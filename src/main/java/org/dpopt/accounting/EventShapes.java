@@ -1,5 +1,7 @@
 package org.dpopt.accounting;
 
+import java.util.List;
+
 /**
  * Structural questions the accountants ask of a (normalized) event tree: does it contain a given
  * kind of release, is every release a no-op, is it made only of Gaussian releases (and then its
@@ -13,42 +15,13 @@ final class EventShapes {
 
     /** True if {@code type} occurs anywhere in the tree. */
     static boolean contains(DpEvent e, Class<? extends DpEvent> type) {
-        if (type.isInstance(e)) {
-            return true;
-        }
-        if (e instanceof ComposedEvent c) {
-            return c.events().stream().anyMatch(x -> contains(x, type));
-        }
-        if (e instanceof ParallelComposedEvent p) {
-            return p.events().stream().anyMatch(x -> contains(x, type));
-        }
-        if (e instanceof SelfComposedEvent s) {
-            return contains(s.event(), type);
-        }
-        if (e instanceof PoissonSampledEvent p) {
-            return contains(p.event(), type);
-        }
-        return false;
+        return type.isInstance(e) || DpEvents.parts(e).orElse(List.of()).stream().anyMatch(x -> contains(x, type));
     }
 
-    /** True if every release is a no-op (e.g. Poisson-sampled no-ops). */
+    /** True if every release is a no-op (e.g. Poisson-sampled no-ops; an empty composition releases none). */
     static boolean allNoOp(DpEvent e) {
-        if (e instanceof NoOpEvent) {
-            return true;
-        }
-        if (e instanceof PoissonSampledEvent p) {
-            return allNoOp(p.event());
-        }
-        if (e instanceof SelfComposedEvent s) {
-            return allNoOp(s.event());
-        }
-        if (e instanceof ComposedEvent c) {
-            return c.events().stream().allMatch(EventShapes::allNoOp);
-        }
-        if (e instanceof ParallelComposedEvent p) {
-            return p.events().stream().allMatch(EventShapes::allNoOp);
-        }
-        return false;
+        return e instanceof NoOpEvent
+                || DpEvents.parts(e).map(parts -> parts.stream().allMatch(EventShapes::allNoOp)).orElse(false);
     }
 
     /**
@@ -97,7 +70,7 @@ final class EventShapes {
         return e instanceof NoOpEvent || e instanceof GaussianEvent ? 0 : 1;
     }
 
-    private static double sumOfReleases(java.util.List<DpEvent> parts) {
+    private static double sumOfReleases(List<DpEvent> parts) {
         double t = 0;
         for (DpEvent p : parts) {
             t += releases(p);

@@ -1,13 +1,12 @@
 package org.dpopt.audit;
 
+import java.util.List;
 import java.util.Optional;
-import org.dpopt.accounting.ComposedEvent;
 import org.dpopt.accounting.DpEvent;
+import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.NeighboringRelation;
-import org.dpopt.accounting.ParallelComposedEvent;
 import org.dpopt.accounting.PoissonSampledEvent;
 import org.dpopt.accounting.PrivacyAccountant;
-import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.accounting.TruncatedPoissonEvent;
 import org.dpopt.linalg.Checks;
 
@@ -36,22 +35,10 @@ final class CurveAccountant implements PrivacyAccountant {
     }
 
     static boolean isSampled(DpEvent e) {
-        if (e instanceof PoissonSampledEvent p) {
-            return p.samplingProbability() < 1 || isSampled(p.event());
-        }
-        if (e instanceof TruncatedPoissonEvent) {
+        if (e instanceof PoissonSampledEvent p && p.samplingProbability() < 1 || e instanceof TruncatedPoissonEvent) {
             return true;
         }
-        if (e instanceof SelfComposedEvent s) {
-            return isSampled(s.event());
-        }
-        if (e instanceof ComposedEvent c) {
-            return c.events().stream().anyMatch(CurveAccountant::isSampled);
-        }
-        if (e instanceof ParallelComposedEvent p) {
-            return p.events().stream().anyMatch(CurveAccountant::isSampled);
-        }
-        return false;
+        return DpEvents.parts(e).orElse(List.of()).stream().anyMatch(CurveAccountant::isSampled);
     }
 
     @Override

@@ -92,14 +92,7 @@ record L1Ball(double r) implements CoordinateVertices {
 
     @Override
     public boolean contains(DMatrixRMaj w, double tol) {
-        if (w.numCols != 1) {
-            return false;
-        }
-        double s = 0;
-        for (int k = 0; k < w.numRows; k++) {
-            s += Math.abs(w.data[k]);
-        }
-        return s <= r + tol;
+        return w.numCols == 1 && Polytopes.entrySum(w, true) <= r + tol;
     }
 
     @Override

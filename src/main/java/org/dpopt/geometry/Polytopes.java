@@ -40,6 +40,15 @@ public final class Polytopes {
         return w.numRows;
     }
 
+    /** Σ|w_k| (abs) or Σ w_k over the entries of w, in order. */
+    static double entrySum(DMatrixRMaj w, boolean abs) {
+        double s = 0;
+        for (int k = 0; k < w.numRows * w.numCols; k++) {
+            s += abs ? Math.abs(w.data[k]) : w.data[k];
+        }
+        return s;
+    }
+
     /**
      * Finds τ ≥ 0 with Σ max(a_k − τ, 0) = r for a_k = |w_k| (abs) or w_k, by Michelot's fixed-point
      * iteration: τ ← (Σ_{a_k &gt; τ} a_k − r) / #{a_k &gt; τ}, which increases monotonically to the exact

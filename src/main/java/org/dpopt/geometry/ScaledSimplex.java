@@ -54,14 +54,12 @@ record ScaledSimplex(double r) implements CoordinateVertices {
         if (w.numCols != 1) {
             return false;
         }
-        double s = 0;
         for (int k = 0; k < w.numRows; k++) {
             if (w.data[k] < -tol) {
                 return false;
             }
-            s += w.data[k];
         }
-        return Math.abs(s - r) <= tol;
+        return Math.abs(Polytopes.entrySum(w, false) - r) <= tol;
     }
 
     @Override

@@ -59,16 +59,17 @@ final class VertexList implements Polytope {
         return diam;
     }
 
-    private void checkDimension(int dim) {
+    /** A size of the list, asked in dimension dim: the list's own dimension d, else refused. */
+    private <T> T inDimension(int dim, T size) {
         if (dim != d) {
             throw Checks.fail("dimension", "the vertex list's dimension " + d, dim);
         }
+        return size;
     }
 
     @Override
     public int vertexCount(int dim) {
-        checkDimension(dim);
-        return j;
+        return inDimension(dim, j);
     }
 
     @Override
@@ -97,14 +98,12 @@ final class VertexList implements Polytope {
 
     @Override
     public double maxVertexNorm2(int dim) {
-        checkDimension(dim);
-        return maxNorm2;
+        return inDimension(dim, maxNorm2);
     }
 
     @Override
     public double maxVertexNorm1(int dim) {
-        checkDimension(dim);
-        return maxNorm1;
+        return inDimension(dim, maxNorm1);
     }
 
     /** Not available: Euclidean projection onto a general polytope is a quadratic program. */
@@ -116,14 +115,12 @@ final class VertexList implements Polytope {
 
     @Override
     public double diameter(int dim) {
-        checkDimension(dim);
-        return diameter;
+        return inDimension(dim, diameter);
     }
 
     @Override
     public double radius(int dim) {
-        checkDimension(dim);
-        return maxNorm2;
+        return inDimension(dim, maxNorm2);
     }
 
     /** Not available: membership in the hull of an explicit list is a linear program. */

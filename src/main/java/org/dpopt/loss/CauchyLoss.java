@@ -14,16 +14,12 @@ package org.dpopt.loss;
  * point of the population risk (the global minimizer when the noise is small, since φ is convex for
  * r² ≤ 2).
  */
-public final class CauchyLoss implements GeneralizedLinearLoss {
+public final class CauchyLoss extends ScalarLoss {
     /** The shared instance. */
     public static final CauchyLoss INSTANCE = new CauchyLoss();
 
     private CauchyLoss() {
-    }
-
-    @Override
-    public String name() {
-        return "cauchy";
+        super("cauchy", 1 / Math.sqrt(2), 1, false, 1.0 / 8);
     }
 
     @Override
@@ -42,35 +38,5 @@ public final class CauchyLoss implements GeneralizedLinearLoss {
     public double secondDerivative(double u, double y) {
         double s = 0.5 * (u - y) * (u - y);
         return (1 - s) / ((1 + s) * (1 + s));
-    }
-
-    @Override
-    public double scalarLipschitz() {
-        return 1 / Math.sqrt(2);
-    }
-
-    @Override
-    public double scalarSmoothness() {
-        return 1;
-    }
-
-    @Override
-    public Convexity convexity() {
-        return Convexity.WEAKLY_CONVEX;
-    }
-
-    @Override
-    public double weakConvexity(double rowNormBound) {
-        return rowNormBound * rowNormBound / 8;
-    }
-
-    @Override
-    public boolean isClassification() {
-        return false;
-    }
-
-    @Override
-    public String toString() {
-        return name();
     }
 }

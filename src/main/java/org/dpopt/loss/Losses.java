@@ -100,62 +100,11 @@ public final class Losses {
         return new SmoothedHingeLoss(gamma);
     }
 
-    /**
-     * A convex generalized linear loss with its constants L₀ and β₀ and its kind fixed at construction;
-     * φ″ is 0 unless a subclass says otherwise.
-     */
-    abstract static class Base implements GeneralizedLinearLoss {
-        private final double lipschitz;
-        private final double smoothness;
-        private final boolean classification;
-
-        Base(double lipschitz, double smoothness, boolean classification) {
-            this.lipschitz = lipschitz;
-            this.smoothness = smoothness;
-            this.classification = classification;
-        }
-
-        @Override
-        public double secondDerivative(double u, double y) {
-            return 0;
-        }
-
-        @Override
-        public final double scalarLipschitz() {
-            return lipschitz;
-        }
-
-        @Override
-        public final double scalarSmoothness() {
-            return smoothness;
-        }
-
-        @Override
-        public final boolean isClassification() {
-            return classification;
-        }
-
-        @Override
-        public Convexity convexity() {
-            return Convexity.CONVEX;
-        }
-
-        @Override
-        public String toString() {
-            return name();
-        }
-    }
-
-    static final class LogisticLoss extends Base {
+    static final class LogisticLoss extends ScalarLoss {
         static final LogisticLoss INSTANCE = new LogisticLoss();
 
         private LogisticLoss() {
-            super(1, 0.25, true);
-        }
-
-        @Override
-        public String name() {
-            return "logistic";
+            super("logistic", 1, 0.25, true);
         }
 
         @Override
@@ -181,16 +130,11 @@ public final class Losses {
         }
     }
 
-    static final class HingeLoss extends Base {
+    static final class HingeLoss extends ScalarLoss {
         static final HingeLoss INSTANCE = new HingeLoss();
 
         private HingeLoss() {
-            super(1, Double.POSITIVE_INFINITY, true);
-        }
-
-        @Override
-        public String name() {
-            return "hinge";
+            super("hinge", 1, Double.POSITIVE_INFINITY, true);
         }
 
         @Override
@@ -205,16 +149,11 @@ public final class Losses {
         }
     }
 
-    static final class AbsoluteLoss extends Base {
+    static final class AbsoluteLoss extends ScalarLoss {
         static final AbsoluteLoss INSTANCE = new AbsoluteLoss();
 
         private AbsoluteLoss() {
-            super(1, Double.POSITIVE_INFINITY, false);
-        }
-
-        @Override
-        public String name() {
-            return "absolute";
+            super("absolute", 1, Double.POSITIVE_INFINITY, false);
         }
 
         @Override
@@ -233,11 +172,11 @@ public final class Losses {
      * The Huber function of the residual with threshold h: φ = r²/2 for |r| ≤ h, h|r| − h²/2 beyond;
      * φ′ = clamp(r, −h, h), φ″ = 1{|r| ≤ h}; L₀ = h, β₀ = 1.
      */
-    abstract static class HuberShape extends Base {
+    abstract static class HuberShape extends ScalarLoss {
         final double h;
 
-        HuberShape(double h) {
-            super(h, 1, false);
+        HuberShape(String name, double h) {
+            super(name, h, 1, false);
             this.h = h;
         }
 
@@ -257,15 +196,10 @@ public final class Losses {
             return Math.abs(u - y) <= h ? 1 : 0;
         }
 
-        /** Equal: the same kind with the same threshold (the function is then the same). */
+        /** The threshold h. */
         @Override
-        public boolean equals(Object o) {
-            return o != null && o.getClass() == getClass() && Double.compare(((HuberShape) o).h, h) == 0;
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * getClass().hashCode() + Double.hashCode(h);
+        final double parameter() {
+            return h;
         }
     }
 
@@ -275,14 +209,9 @@ public final class Losses {
         private final double yMax;
 
         SquaredLoss(double uMax, double yMax) {
-            super(Checks.positive("uMax", uMax) + Checks.nonNegative("yMax", yMax));
+            super("squared", Checks.positive("uMax", uMax) + Checks.nonNegative("yMax", yMax));
             this.uMax = uMax;
             this.yMax = yMax;
-        }
-
-        @Override
-        public String name() {
-            return "squared";
         }
 
         @Override
@@ -293,36 +222,22 @@ public final class Losses {
 
     static final class HuberLoss extends HuberShape {
         HuberLoss(double h) {
-            super(Checks.positive("h", h));
-        }
-
-        @Override
-        public String name() {
-            return "huber";
+            super("huber", Checks.positive("h", h));
         }
     }
 
-    static final class SmoothedHingeLoss extends Base {
+    static final class SmoothedHingeLoss extends ScalarLoss {
         private final double gamma;
 
         SmoothedHingeLoss(double gamma) {
-            super(1, 1 / Checks.positive("gamma", gamma), true);
+            super("smoothed-hinge", 1, 1 / Checks.positive("gamma", gamma), true);
             this.gamma = gamma;
         }
 
+        /** The smoothing width γ. */
         @Override
-        public boolean equals(Object o) {
-            return o instanceof SmoothedHingeLoss l && Double.compare(l.gamma, gamma) == 0;
-        }
-
-        @Override
-        public int hashCode() {
-            return Double.hashCode(gamma);
-        }
-
-        @Override
-        public String name() {
-            return "smoothed-hinge";
+        double parameter() {
+            return gamma;
         }
 
         @Override

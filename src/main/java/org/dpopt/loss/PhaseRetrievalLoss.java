@@ -25,7 +25,7 @@ import org.dpopt.linalg.Checks;
  *   <li>Non-smooth (kinks where Q(u) = y), so {@link #scalarSmoothness()} is +∞.
  * </ul>
  */
-public final class PhaseRetrievalLoss implements GeneralizedLinearLoss {
+public final class PhaseRetrievalLoss extends ScalarLoss {
     private final double a;
 
     /**
@@ -33,7 +33,10 @@ public final class PhaseRetrievalLoss implements GeneralizedLinearLoss {
      * @throws IllegalArgumentException if a is not positive and finite
      */
     public PhaseRetrievalLoss(double uMax) {
-        this.a = Checks.finite("uMax", Checks.positive("uMax", uMax));
+        // L₀ = 2a; ρ = 2R² (weak convexity w.r.t. ‖·‖_p for any 1 ≤ p ≤ 2, rows with ‖x‖₂ ≤ R)
+        super("phase-retrieval", 2 * Checks.finite("uMax", Checks.positive("uMax", uMax)), Double.POSITIVE_INFINITY,
+                false, 2);
+        this.a = uMax;
     }
 
     /** The range a. */
@@ -41,25 +44,15 @@ public final class PhaseRetrievalLoss implements GeneralizedLinearLoss {
         return a;
     }
 
-    /** Equal: the same range a (the function is then the same). */
+    /** The range a (equal losses have the same range: the function is then the same). */
     @Override
-    public boolean equals(Object o) {
-        return o instanceof PhaseRetrievalLoss l && Double.compare(l.a, a) == 0;
-    }
-
-    @Override
-    public int hashCode() {
-        return Double.hashCode(a);
+    double parameter() {
+        return a;
     }
 
     private double square(double u) {
         double au = Math.abs(u);
         return au <= a ? u * u : a * a + 2 * a * (au - a);
-    }
-
-    @Override
-    public String name() {
-        return "phase-retrieval";
     }
 
     @Override
@@ -80,32 +73,6 @@ public final class PhaseRetrievalLoss implements GeneralizedLinearLoss {
     @Override
     public double secondDerivative(double u, double y) {
         return Math.abs(u) <= a ? Math.signum(square(u) - y) * 2 : 0;
-    }
-
-    @Override
-    public double scalarLipschitz() {
-        return 2 * a;
-    }
-
-    @Override
-    public double scalarSmoothness() {
-        return Double.POSITIVE_INFINITY;
-    }
-
-    @Override
-    public Convexity convexity() {
-        return Convexity.WEAKLY_CONVEX;
-    }
-
-    /** ρ = 2R² (weak convexity w.r.t. ‖·‖_p for any 1 ≤ p ≤ 2, rows with ‖x‖₂ ≤ R). */
-    @Override
-    public double weakConvexity(double rowNormBound) {
-        return 2 * rowNormBound * rowNormBound;
-    }
-
-    @Override
-    public boolean isClassification() {
-        return false;
     }
 
     @Override

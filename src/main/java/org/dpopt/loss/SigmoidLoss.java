@@ -15,23 +15,19 @@ package org.dpopt.loss;
  * {@link #weakConvexity(double)} declares. Used as the smooth non-convex example of the weakly convex
  * optimizers.
  */
-public final class SigmoidLoss implements GeneralizedLinearLoss {
-    /** The shared instance. */
-    public static final SigmoidLoss INSTANCE = new SigmoidLoss();
-
+public final class SigmoidLoss extends ScalarLoss {
     /** β₀ = 1/(6√3). */
     public static final double SCALAR_SMOOTHNESS = 1 / (6 * Math.sqrt(3));
 
+    /** The shared instance (after the constant it is built from). */
+    public static final SigmoidLoss INSTANCE = new SigmoidLoss();
+
     private SigmoidLoss() {
+        super("sigmoid", 0.25, SCALAR_SMOOTHNESS, true, SCALAR_SMOOTHNESS);
     }
 
     private static double sigmoid(double m) {
         return m >= 0 ? 1 / (1 + Math.exp(-m)) : Math.exp(m) / (1 + Math.exp(m));
-    }
-
-    @Override
-    public String name() {
-        return "sigmoid";
     }
 
     @Override
@@ -50,35 +46,5 @@ public final class SigmoidLoss implements GeneralizedLinearLoss {
     public double secondDerivative(double u, double y) {
         double sg = sigmoid(GeneralizedLinearLoss.sign(y) * u);
         return -sg * (1 - sg) * (1 - 2 * sg);
-    }
-
-    @Override
-    public double scalarLipschitz() {
-        return 0.25;
-    }
-
-    @Override
-    public double scalarSmoothness() {
-        return SCALAR_SMOOTHNESS;
-    }
-
-    @Override
-    public Convexity convexity() {
-        return Convexity.WEAKLY_CONVEX;
-    }
-
-    @Override
-    public double weakConvexity(double rowNormBound) {
-        return SCALAR_SMOOTHNESS * rowNormBound * rowNormBound;
-    }
-
-    @Override
-    public boolean isClassification() {
-        return true;
-    }
-
-    @Override
-    public String toString() {
-        return name();
     }
 }

@@ -91,14 +91,7 @@ final class JsonText {
 
     private Map<String, Object> object(int depth) {
         Map<String, Object> m = new LinkedHashMap<>();
-        pos++;
-        skipSpace();
-        if (peek('}')) {
-            pos++;
-            return m;
-        }
-        while (true) {
-            skipSpace();
+        elements('}', () -> {
             if (!peek('"')) {
                 throw error("a string key");
             }
@@ -110,34 +103,36 @@ final class JsonText {
                 throw Checks.fail("JSON key \"" + k + "\" of " + source, "unique in its object", "repeated");
             }
             m.put(k, value(depth + 1));
-            skipSpace();
-            if (peek(',')) {
-                pos++;
-                continue;
-            }
-            expect('}');
-            return m;
-        }
+        });
+        return m;
     }
 
     private List<Object> array(int depth) {
         List<Object> l = new ArrayList<>();
+        elements(']', () -> l.add(value(depth + 1)));
+        return l;
+    }
+
+    /**
+     * Reads the comma-separated elements of an object or an array, the opening bracket at pos, through
+     * the closing one; element reads one element, spaces around it already skipped.
+     */
+    private void elements(char close, Runnable element) {
         pos++;
         skipSpace();
-        if (peek(']')) {
+        if (peek(close)) {
             pos++;
-            return l;
+            return;
         }
         while (true) {
             skipSpace();
-            l.add(value(depth + 1));
+            element.run();
             skipSpace();
-            if (peek(',')) {
-                pos++;
-                continue;
+            if (!peek(',')) {
+                expect(close);
+                return;
             }
-            expect(']');
-            return l;
+            pos++;
         }
     }
 

@@ -25,7 +25,7 @@ import scala.Tuple2;
  * that step through the index: O(B) rows per step in all, every core busy. The partial sums are added on
  * the driver in partition order (so results agree with memory to rounding, not bit for bit).
  */
-final class InPlacePlan implements StoredPlan {
+final class InPlacePlan extends CachedPlan {
 
     /**
      * The step index of a block of rows (the block itself stays in the rows' cache: a step pairs the two
@@ -104,6 +104,7 @@ final class InPlacePlan implements StoredPlan {
 
     private InPlacePlan(BatchPlan plan, JavaRDD<RowBlock> blocks, JavaRDD<Indexed> index,
             Broadcast<HashMap<Long, long[]>> thresholds) {
+        super(index);
         this.plan = plan;
         this.blocks = blocks;
         this.index = index;
@@ -230,14 +231,10 @@ final class InPlacePlan implements StoredPlan {
         return out;
     }
 
-    @Override
-    public int partitions() {
-        return index.getNumPartitions();
-    }
-
+    /** Unpersists the step index and destroys the thresholds' broadcast. */
     @Override
     public void unpersist() {
-        index.unpersist(false);
+        super.unpersist();
         thresholds.destroy();
     }
 }

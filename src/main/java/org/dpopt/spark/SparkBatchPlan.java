@@ -24,7 +24,7 @@ import scala.Tuple2;
  * one {@link StepBatch}; cached. Nothing is collected to the driver. A step then reads one partition and
  * decodes only its own batch: O(B) rows per step, never a scan of the data.
  */
-final class SparkBatchPlan implements StoredPlan {
+final class SparkBatchPlan extends CachedPlan {
 
     /**
      * A (step, row) pair of stage 1.
@@ -45,6 +45,7 @@ final class SparkBatchPlan implements StoredPlan {
     private final JavaRDD<StepBatch> batches;
 
     private SparkBatchPlan(long steps, StepPartitioner partitioner, JavaRDD<StepBatch> batches) {
+        super(batches);
         this.steps = steps;
         this.partitioner = partitioner;
         this.batches = batches;
@@ -220,15 +221,5 @@ final class SparkBatchPlan implements StoredPlan {
             out.put(t._1(), t._2());
         }
         return out;
-    }
-
-    @Override
-    public int partitions() {
-        return batches.getNumPartitions();
-    }
-
-    @Override
-    public void unpersist() {
-        batches.unpersist(false);
     }
 }
