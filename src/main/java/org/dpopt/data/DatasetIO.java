@@ -165,31 +165,22 @@ public final class DatasetIO {
                 if (t.isEmpty()) {
                     continue;
                 }
-                String[] parts = t.split(",", -1);
-                double[] v = new double[parts.length];
-                boolean numeric = true;
-                for (int k = 0; k < parts.length; k++) {
-                    try {
-                        v[k] = Double.parseDouble(parts[k].strip());
-                    } catch (NumberFormatException e) {
-                        numeric = false;
-                        break;
-                    }
-                }
-                if (!numeric) {
+                int fields = CsvFields.count(t);
+                double[] v = new double[fields];
+                if (!CsvFields.parse(t, v)) {
                     if (rows.isEmpty() && width < 0) {
-                        width = parts.length; // header
+                        width = fields; // header
                         continue;
                     }
                     throw new IllegalArgumentException(source + " line " + lineNo
                             + " must be numeric but was '" + abbreviate(t) + "'");
                 }
                 if (width < 0) {
-                    width = parts.length;
+                    width = fields;
                 }
-                if (parts.length != width) {
+                if (fields != width) {
                     throw new IllegalArgumentException(source + " line " + lineNo + " must be "
-                            + width + " columns wide but was " + parts.length + " columns");
+                            + width + " columns wide but was " + fields + " columns");
                 }
                 for (int k = 0; k < v.length; k++) {
                     if (!Double.isFinite(v[k])) {
