@@ -1,9 +1,14 @@
 package org.dpopt.optim;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.ProblemShape;
@@ -29,6 +34,14 @@ public final class RunPlan {
     private final boolean exactSizeRequired;
     private final Object detail;
     private volatile PrivacyReport report;
+    private CompletableFuture<PrivacyReport> pending;
+
+    /** One daemon thread for reports computed ahead ({@link #prepareReport}). */
+    private static final ExecutorService AHEAD = Executors.newSingleThreadExecutor(runnable -> {
+        Thread t = new Thread(runnable, "dpopt-report-ahead");
+        t.setDaemon(true);
+        return t;
+    });
 
     private RunPlan(Builder b) {
         this.algorithm = Checks.notNull("algorithm", b.algorithm);
@@ -119,10 +132,47 @@ public final class RunPlan {
         }
         PrivacyReport r = report;
         if (r == null) {
-            r = accountant.report(statement, budget.delta());
+            CompletableFuture<PrivacyReport> f;
+            synchronized (this) {
+                f = pending;
+            }
+            r = f != null ? join(f) : accountant.report(statement, budget.delta());
             report = r;
         }
         return r;
+    }
+
+    /**
+     * Starts computing {@link #report()} on a background daemon thread, for a caller that will ask for it
+     * after other work (a run computes it ahead while it iterates); {@link #report()} then waits for that
+     * result, or rethrows its exception. The report is the same: a pure function of the statement and δ.
+     * Only the PLD accountant's report is computed ahead: it costs FFTs (its lower bound is not part of
+     * calibration) and that accountant may be called from several threads; for any other accountant, a
+     * non-private plan, or a report known or under way, nothing happens.
+     */
+    public void prepareReport() {
+        if (!(accountant instanceof PldAccountant) || report != null) {
+            return;
+        }
+        synchronized (this) {
+            if (pending == null) {
+                pending = CompletableFuture.supplyAsync(() -> accountant.report(statement, budget.delta()), AHEAD);
+            }
+        }
+    }
+
+    private static PrivacyReport join(CompletableFuture<PrivacyReport> f) {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
     }
 
     /**

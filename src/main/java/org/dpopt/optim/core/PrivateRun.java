@@ -79,6 +79,7 @@ public final class PrivateRun {
         Checks.notNull("rng", rng);
         Checks.notNull("options", options);
         checkShape(plan, problem.shape(), problem.data().size());
+        plan.prepareReport(); // computed on another core while the run iterates
         return new PrivateRun(plan, problem, rng, options);
     }
 
@@ -98,6 +99,7 @@ public final class PrivateRun {
         Checks.notNull("rng", rng);
         Checks.notNull("options", options);
         checkShape(plan, shape, rows);
+        plan.prepareReport(); // computed on another core while the run iterates
         return new PrivateRun(plan, null, rng, options);
     }
 
