@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
@@ -74,6 +75,7 @@ final class TrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        CompletableFuture.runAsync(Json::warmUp); // meanwhile, on another core
         AlgorithmSpec alg = AlgorithmSpecs.get(algorithm);
         boolean onSpark = engine.onSpark(input.format);
         if (progress && quiet) {
