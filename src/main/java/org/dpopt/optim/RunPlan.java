@@ -2,8 +2,7 @@ package org.dpopt.optim;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.PrivacyReport;
@@ -36,12 +35,15 @@ public final class RunPlan {
     private volatile PrivacyReport report;
     private CompletableFuture<PrivacyReport> pending;
 
-    /** One daemon thread for reports computed ahead ({@link #prepareReport}). */
-    private static final ExecutorService AHEAD = Executors.newSingleThreadExecutor(runnable -> {
-        Thread t = new Thread(runnable, "dpopt-report-ahead");
+    /**
+     * Runs a report computed ahead ({@link #prepareReport}) on a daemon thread of its own, which ends with
+     * the computation: no thread of the library stays behind once the report is known.
+     */
+    private static final Executor AHEAD = task -> {
+        Thread t = new Thread(task, "dpopt-report-ahead");
         t.setDaemon(true);
-        return t;
-    });
+        t.start();
+    };
 
     private RunPlan(Builder b) {
         this.algorithm = Checks.notNull("algorithm", b.algorithm);
@@ -143,7 +145,7 @@ public final class RunPlan {
     }
 
     /**
-     * Starts computing {@link #report()} on a background daemon thread, for a caller that will ask for it
+     * Starts computing {@link #report()} on a background daemon thread (which ends with it), for a caller that will ask for it
      * after other work (a run computes it ahead while it iterates); {@link #report()} then waits for that
      * result, or rethrows its exception. The report is the same: a pure function of the statement and δ.
      * Only the PLD accountant's report is computed ahead: it costs FFTs (its lower bound is not part of

@@ -1,7 +1,9 @@
 package org.dpopt.optim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.GaussianEvent;
@@ -48,5 +50,19 @@ class RunPlanReportAheadTest {
         RunPlan ahead = plan(replaceOne, NeighboringRelation.REPLACE_ONE);
         ahead.prepareReport();
         assertEquals(type, assertThrows(UnsupportedEventException.class, ahead::report).getClass());
+    }
+
+    @Test
+    void theThreadThatComputedAReportAheadEndsWithIt() throws InterruptedException {
+        RunPlan ahead = plan(new PldAccountant(), NeighboringRelation.ADD_OR_REMOVE_ONE);
+        ahead.prepareReport();
+        ahead.report();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("dpopt-report-ahead")) {
+                assertTrue(t.isDaemon(), "a daemon thread");
+                t.join(10_000);
+                assertFalse(t.isAlive(), "the report thread ends once the report is computed");
+            }
+        }
     }
 }
