@@ -5,10 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import org.dpopt.linalg.Futures;
 import org.dpopt.accounting.pld.Direction;
 import org.dpopt.accounting.pld.PldGridTooLargeException;
 import org.dpopt.accounting.pld.PrivacyLossDistribution;
@@ -28,13 +29,23 @@ final class PldEvaluator {
     private static final int MAX_COARSENINGS = 4;
     private static final int LEAF_CACHE_SIZE = 32;
 
-    /** One daemon worker for the second privacy-loss direction (the machines targeted have 2 cores). */
-    private static final ExecutorService WORKERS = Executors.newFixedThreadPool(
-            Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors() - 1)), runnable -> {
-                Thread t = new Thread(runnable, "dpopt-pld-direction");
-                t.setDaemon(true);
-                return t;
-            });
+    /**
+     * Daemon workers for the second privacy-loss direction (the machines targeted have 2 cores); an idle
+     * worker ends after a second, so no thread of the library stays in the caller's JVM after its queries.
+     */
+    private static final ThreadPoolExecutor WORKERS = workers();
+
+    private static ThreadPoolExecutor workers() {
+        int k = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors() - 1));
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(k, k, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                runnable -> {
+                    Thread t = new Thread(runnable, "dpopt-pld-direction");
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
     private final String name;
     /** Discretized leaves (pure functions of their key), shared by the queries of one accountant. */
@@ -144,18 +155,9 @@ final class PldEvaluator {
     }
 
     private static double join(CompletableFuture<double[]> f) {
-        try {
-            return f.join()[0];
-        } catch (CompletionException ex) {
-            if (ex.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (ex.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw ex;
-        }
+        return Futures.join(f)[0];
     }
+
 
     /** The lazily composed PLD of a normalized, non-top-parallel, not all-no-op event. */
     private PrivacyLossDistribution pld(DpEvent e, Direction d, double grid, Rounding r, List<String> notes) {

@@ -4,6 +4,7 @@
  * {@link org.dpopt.linalg.RowKernels} (the dot and axpy of every pass over rows, scalar or on the
  * incubating Vector API with the same bits, chosen at run time) and {@link org.dpopt.linalg.Checks}
  * (argument validation with one message format, {@code "<name> must be <condition> but was <value>"},
- * NaN-safe).
+ * NaN-safe), and {@link org.dpopt.linalg.Futures} (joining work done on another thread so that its own
+ * exception reaches the caller).
  */
 package org.dpopt.linalg;

@@ -1,7 +1,6 @@
 package org.dpopt.optim;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
@@ -10,6 +9,7 @@ import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.linalg.Checks;
+import org.dpopt.linalg.Futures;
 import org.dpopt.loss.ProblemShape;
 
 /**
@@ -138,7 +138,7 @@ public final class RunPlan {
             synchronized (this) {
                 f = pending;
             }
-            r = f != null ? join(f) : accountant.report(statement, budget.delta());
+            r = f != null ? Futures.join(f) : accountant.report(statement, budget.delta());
             report = r;
         }
         return r;
@@ -163,19 +163,6 @@ public final class RunPlan {
         }
     }
 
-    private static PrivacyReport join(CompletableFuture<PrivacyReport> f) {
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
-    }
 
     /**
      * The optimizer's own schedule, for the optimizer that made the plan.
