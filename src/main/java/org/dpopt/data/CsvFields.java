@@ -4,14 +4,14 @@ package org.dpopt.data;
  * The numeric fields of one CSV line, split on commas and parsed exactly as
  * {@code line.split(",", -1)} followed by {@code Double.parseDouble(field.strip())} on each field
  * would, without a substring per field for the fields {@code 0} and {@code 1} (most of a one-hot
- * encoded table).
+ * encoded table). Shared by the in-memory reader and the Spark row parser.
  */
-final class CsvFields {
+public final class CsvFields {
     private CsvFields() {
     }
 
     /** The number of fields of a line: its commas plus one (empty fields count). */
-    static int count(String line) {
+    public static int count(String line) {
         int c = 1;
         for (int i = line.indexOf(','); i >= 0; i = line.indexOf(',', i + 1)) {
             c++;
@@ -24,7 +24,7 @@ final class CsvFields {
      * first field that is not a number (the later entries of {@code out} are then unspecified).
      * Modified: out.
      */
-    static boolean parse(String line, double[] out) {
+    public static boolean parse(String line, double[] out) {
         int start = 0;
         for (int k = 0; k < out.length; k++) {
             int end = line.indexOf(',', start);

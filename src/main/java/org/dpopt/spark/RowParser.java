@@ -1,6 +1,7 @@
 package org.dpopt.spark;
 
 import java.io.Serializable;
+import org.dpopt.data.CsvFields;
 import org.dpopt.data.DatasetIO;
 import org.dpopt.data.DatasetIO.RowNormPolicy;
 
@@ -58,21 +59,16 @@ final class RowParser implements Serializable {
     }
 
     private double[] csv(String t, long lineNo, boolean firstOfFile) {
-        String[] parts = t.split(",", -1);
-        double[] v = new double[parts.length];
-        for (int k = 0; k < parts.length; k++) {
-            try {
-                v[k] = Double.parseDouble(parts[k].strip());
-            } catch (NumberFormatException e) {
-                if (firstOfFile) {
-                    checkWidth(parts.length, lineNo);
-                    return null; // header
-                }
-                throw new IllegalArgumentException(file + " line " + lineNo + " must be numeric but was '"
-                        + abbreviate(t) + "'");
+        double[] v = new double[CsvFields.count(t)];
+        if (!CsvFields.parse(t, v)) {
+            if (firstOfFile) {
+                checkWidth(v.length, lineNo);
+                return null; // header
             }
+            throw new IllegalArgumentException(file + " line " + lineNo + " must be numeric but was '"
+                    + abbreviate(t) + "'");
         }
-        checkWidth(parts.length, lineNo);
+        checkWidth(v.length, lineNo);
         for (int k = 0; k < v.length; k++) {
             if (!Double.isFinite(v[k])) {
                 throw new IllegalArgumentException(file + " line " + lineNo + " column " + (k + 1)
