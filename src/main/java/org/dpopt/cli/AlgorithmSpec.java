@@ -5,7 +5,9 @@ import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.linalg.Checks;
+import org.dpopt.loss.Loss;
 import org.dpopt.optim.PrivateOptimizer;
+import org.dpopt.optim.check.ConstantCheck;
 
 /**
  * How {@code dpopt train} offers one algorithm: its name (the optimizer's), a line of help, the hint
@@ -22,7 +24,8 @@ abstract class AlgorithmSpec {
     private final String name;
     private final String summary;
     private final String hint;
-    private final Map<Flag<?>, String> flags;
+    private final FlagTable table;
+    private Map<Flag<?>, String> flags;
 
     /**
      * @param name the CLI name (equal to the optimizer's {@code name()})
@@ -34,7 +37,7 @@ abstract class AlgorithmSpec {
         this.name = Checks.notNull("name", name);
         this.summary = Checks.notNull("summary", summary);
         this.hint = Checks.notNull("hint", hint);
-        this.flags = flags.asMap();
+        this.table = Checks.notNull("flags", flags);
     }
 
     /** The CLI name (equal to the optimizer's {@code name()}). */
@@ -52,9 +55,58 @@ abstract class AlgorithmSpec {
         return hint;
     }
 
-    /** The optional flags this algorithm accepts, each with its default as shown in help (unmodifiable). */
+    /**
+     * The optional flags this algorithm accepts, each with its default as shown in help (unmodifiable); a
+     * private algorithm also accepts {@code --constant-check}.
+     */
     final Map<Flag<?>, String> flags() {
+        if (flags == null) {
+            flags = isPrivate() ? FlagTable.of(table).and(Flag.CONSTANT_CHECK, Double.toString(constantCheckDefault()))
+                    .asMap() : table.asMap();
+        }
         return flags;
+    }
+
+    /**
+     * The share of ε the constant check spends when {@code --constant-check} is not given (0: off): 0.1,
+     * chosen on validation splits of the public datasets (see the theory notes on defaults).
+     */
+    double constantCheckDefault() {
+        return 0.1;
+    }
+
+    /**
+     * The share of ε for the constant check: {@code --constant-check}, else the default.
+     *
+     * @throws IllegalArgumentException if the share is outside [0, 1)
+     */
+    final double constantCheckShare(TrainArgs args) {
+        double s = args.or(Flag.CONSTANT_CHECK, constantCheckDefault());
+        if (!(s >= 0 && s < 1)) {
+            throw Checks.fail("--constant-check", "in [0, 1) (0 turns the check off)", s);
+        }
+        return s;
+    }
+
+    /**
+     * The optimizer to run on a problem of this shape: {@code opt} checked against the constant
+     * classifiers when the share is positive and the problem is a binary classifier with an intercept,
+     * else {@code opt} itself.
+     *
+     * @throws IllegalArgumentException if {@code --constant-check} was given positive for a problem it
+     *         cannot check
+     */
+    final PrivateOptimizer checked(PrivateOptimizer opt, TrainArgs args, Loss loss, boolean intercept) {
+        double s = isPrivate() ? constantCheckShare(args) : 0;
+        boolean binary = loss.isClassification() && loss.outputs() == 1;
+        if (s > 0 && binary && intercept) {
+            return ConstantCheck.builder(opt).share(s).runOptions(args.runOptions()).build();
+        }
+        if (s > 0 && args.has(Flag.CONSTANT_CHECK)) {
+            throw Checks.fail("--constant-check", "0 " + (binary ? "without an intercept (--no-intercept)"
+                    : "for a loss that is not a binary classifier's (" + loss.name() + ")"), s);
+        }
+        return opt;
     }
 
     /** The loss used when {@code --loss} is not given. */

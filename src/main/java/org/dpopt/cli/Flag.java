@@ -38,9 +38,12 @@ record Flag<T>(String name, Class<T> type, String label, String help) {
     static final Flag<String> PRESET = new Flag<>("--preset", String.class, "NAME", "defaults: practical (the "
             + "documented rule) or paper (the theorem's setting)");
 
+    static final Flag<Double> CONSTANT_CHECK = new Flag<>("--constant-check", Double.class, "SHARE", "share of "
+            + "epsilon spent checking a binary classifier privately against the two constant ones (0: off)");
+
     /** Every flag, in help order. */
     static final List<Flag<?>> ALL = List.of(EPOCHS, BATCH_SIZE, CLIP_NORM, LEARNING_RATE, SAMPLER, MAX_BATCH_SIZE,
-            RADIUS, L2, P, CONSTRAINT, ACCOUNTANT, RHO, ROUNDS, PRESET);
+            RADIUS, L2, P, CONSTRAINT, ACCOUNTANT, RHO, ROUNDS, PRESET, CONSTANT_CHECK);
 
     /** Adds every flag to a command as a typed option. */
     static void addAll(CommandSpec spec) {

@@ -46,10 +46,20 @@ final class MajorityGuard {
      * @param alg the algorithm
      */
     static String hint(double accuracy, double majority, AlgorithmSpec alg) {
+        return hint(accuracy, majority, alg, false);
+    }
+
+    /**
+     * As {@link #hint(double, double, AlgorithmSpec)}; {@code constantReleased} says the constant check
+     * released a constant classifier, which the hint then names first.
+     */
+    static String hint(double accuracy, double majority, AlgorithmSpec alg, boolean constantReleased) {
         if (accuracy > majority) {
             return null;
         }
-        return "test accuracy " + String.format(java.util.Locale.ROOT, "%.4f", accuracy)
+        String lead = constantReleased ? "the constant check released a constant classifier (the trained one did "
+                + "no better on the training data): " : "";
+        return lead + "test accuracy " + String.format(java.util.Locale.ROOT, "%.4f", accuracy)
                 + " is no better than the majority-class rate " + String.format(java.util.Locale.ROOT, "%.4f", majority)
                 + " of the test labels; for " + alg.name() + " try " + alg.hint()
                 + " (or a larger epsilon or more training rows)";

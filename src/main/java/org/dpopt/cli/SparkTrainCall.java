@@ -74,7 +74,8 @@ final class SparkTrainCall {
         Integer size = cmd.model.datasetSize;
         int declared = size == null ? 0 : Checks.atLeastOne("--dataset-size", size);
         PrintWriter err = cmd.spec.commandLine().getErr();
-        SparkTraining.Outcome o = SparkTraining.train(in, new SparkTraining.Fit(declared, opt, setup.loss(), domain,
+        PrivateOptimizer run = alg.checked(opt, args, setup.loss(), c > 0);
+        SparkTraining.Outcome o = SparkTraining.train(in, new SparkTraining.Fit(declared, run, setup.loss(), domain,
                 c, budget, rng, err, onPlan));
         Model model = Model.fromRun(o.result(), o.shape(), d.rowNormBound, setup.classes(), setup.notes());
         SparkTraining.Evaluation test = SparkTraining.evaluate(in.test(), setup.loss(), c, o.result().solution(),

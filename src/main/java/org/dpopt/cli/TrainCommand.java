@@ -18,6 +18,7 @@ import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.check.ConstantCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -90,6 +91,9 @@ final class TrainCommand implements Callable<Integer> {
         PrivacyBudget budget = target.budget(alg);
         input.checkHeldOut();
         PrivateOptimizer opt = alg.build(args);
+        if (alg.isPrivate()) {
+            alg.constantCheckShare(args); // refused before any data is read
+        }
         boolean budgeted = budgetFile.given(alg, budget, input.data, input.testData);
         TrainLimits.declaredSize(model.datasetSize);
         if (modelOut != null) {
@@ -113,6 +117,7 @@ final class TrainCommand implements Callable<Integer> {
             setup.loss().checkLabels(test, "--test-data");
         }
         Problem problem = setup.problem();
+        opt = alg.checked(opt, args, problem.loss(), problem.hasIntercept());
         UniformRandomProvider rng = noise.rng();
         TrainLimits.epochs(args.get(Flag.EPOCHS), problem.shape());
         long t0 = System.nanoTime();
@@ -200,10 +205,13 @@ final class TrainCommand implements Callable<Integer> {
         out.put("noise", r.noise());
         out.put("parameters", r.parameters().asMap());
         out.put("privacy", model.privacy().toString());
+        java.util.Optional<ConstantCheck.Choice> check = ConstantCheck.choice(r);
+        check.ifPresent(c -> out.put("constant_check", c.name().toLowerCase(java.util.Locale.ROOT)));
         if (test.accuracy() != null) {
             out.put("test_accuracy", test.accuracy());
             out.put("test_majority_rate", test.majorityRate());
-            String hint = MajorityGuard.hint(test.accuracy(), test.majorityRate(), AlgorithmSpecs.get(algorithm));
+            String hint = MajorityGuard.hint(test.accuracy(), test.majorityRate(), AlgorithmSpecs.get(algorithm),
+                    check.isPresent() && check.get() != ConstantCheck.Choice.TRAINED);
             if (hint != null) {
                 out.put("hint", hint);
             }

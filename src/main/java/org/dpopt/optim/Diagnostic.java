@@ -43,7 +43,12 @@ public enum Diagnostic {
      * Which release path a certified solver took: 0 the main solve certified, 1 a backup solve certified,
      * 2 neither, so a data-independent point was released.
      */
-    SOLVER_FALLBACK;
+    SOLVER_FALLBACK,
+    /**
+     * The trained classifier's count of correct training labels minus the larger class count, before the
+     * noise of the constant check.
+     */
+    CONSTANT_CHECK_LEAD;
 
     private final String key = name().toLowerCase(Locale.ROOT);
 

@@ -49,6 +49,12 @@ public final class Diagnostics extends KeyedValues<Diagnostic, Double> {
             return this;
         }
 
+        /** Sets every value of another set of diagnostics (replacing those with the same key). */
+        public Builder putAll(Diagnostics other) {
+            values.putAll(Checks.notNull("diagnostics", other).entries());
+            return this;
+        }
+
         /** The immutable diagnostics. */
         public Diagnostics build() {
             return values.isEmpty() ? NONE : new Diagnostics(new EnumMap<>(values));

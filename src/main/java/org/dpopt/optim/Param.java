@@ -129,7 +129,14 @@ public enum Param {
     /** p, the bound (for every dataset) on the probability that a solver cannot release a certified point. */
     FAILURE_PROBABILITY(Kind.REAL),
     /** (1 + e^ε)p, the part of δ set aside for that failure. */
-    FAILURE_DELTA(Kind.REAL);
+    FAILURE_DELTA(Kind.REAL),
+    // the private check of a classifier against the constant classifiers
+    /** ε₀, the part of ε spent choosing between the trained classifier and the two constant ones. */
+    CONSTANT_CHECK_EPSILON(Kind.REAL),
+    /** The Laplace scale of that choice's noisy counts. */
+    CONSTANT_CHECK_SCALE(Kind.REAL),
+    /** The public head start added to the trained classifier's count before the noisy choice. */
+    CONSTANT_CHECK_MARGIN(Kind.REAL);
 
     /** The value type of a key. */
     public enum Kind {

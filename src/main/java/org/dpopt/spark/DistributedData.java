@@ -19,6 +19,8 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Loss;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.models.Model;
+import org.dpopt.optim.check.ClassCounts;
+import org.ejml.data.DMatrixRMaj;
 
 /**
  * A labelled dataset held by Spark executors: validated rows, projected onto the declared ℓ2 ball, each
@@ -249,6 +251,32 @@ public final class DistributedData {
         Checks.notNull("modelJson", modelJson);
         return SparkEngine.call(() -> blocks.map(b -> Math.round(Model.fromJson(modelJson).accuracy(b.dataset())
                 * b.rows)).fold(0L, Long::sum));
+    }
+
+    /**
+     * The constant check's counting queries on these rows (as held: with the intercept's column if one
+     * was added), each a job over the blocks; only their noisy arg-max is ever released.
+     */
+    public ClassCounts classCounts() {
+        return new ClassCounts() {
+            @Override
+            public long rows() {
+                return rows;
+            }
+
+            @Override
+            public long positives() {
+                return SparkEngine.call(() -> blocks.map(b -> ClassCounts.of(b.dataset()).positives())
+                        .fold(0L, Long::sum));
+            }
+
+            @Override
+            public long correct(DMatrixRMaj w) {
+                double[] ws = w.data.clone();
+                return SparkEngine.call(() -> blocks.map(b -> ClassCounts.of(b.dataset())
+                        .correct(DMatrixRMaj.wrap(ws.length, 1, ws))).fold(0L, Long::sum));
+            }
+        };
     }
 
     /**

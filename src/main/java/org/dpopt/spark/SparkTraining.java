@@ -13,6 +13,7 @@ import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunPlan;
+import org.dpopt.optim.check.ConstantCheck;
 import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
 import org.dpopt.optim.objpert.ApproximateObjectivePerturbation;
 import org.dpopt.optim.objpert.ObjectivePerturbation;
@@ -109,7 +110,8 @@ public final class SparkTraining {
      */
     public static Outcome train(Inputs in, Fit q) {
         Checks.notNull("fit", q);
-        if (!ALGORITHMS.contains(q.optimizer().name())) {
+        PrivateOptimizer trained = q.optimizer() instanceof ConstantCheck c ? c.trained() : q.optimizer();
+        if (!ALGORITHMS.contains(trained.name())) {
             throw Checks.fail("--algorithm", "one of " + ALGORITHMS + " with --engine spark (not available on Spark)",
                     q.optimizer().name());
         }
@@ -159,6 +161,11 @@ public final class SparkTraining {
      */
     private static OptimizationResult run(PrivateOptimizer opt, DistributedData train, ProblemShape shape,
             RunPlan plan, UniformRandomProvider rng, Progress progress) {
+        if (opt instanceof ConstantCheck check) {
+            OptimizationResult trained = run(check.trained(), train, shape, ConstantCheck.trainedPlan(plan), rng,
+                    progress);
+            return check.check(plan, shape, trained, train.classCounts(), rng);
+        }
         if (opt instanceof NoisySgd sgd) {
             return sgd.run(new SparkBatches(train, shape.loss(), progress::step), shape, train.rows(), plan, rng);
         }

@@ -96,7 +96,10 @@ class EveryOptimizerHasAContractTest {
             assertEquals(opt.getClass(), Optimizers.builder(e.name()).build().getClass(), e.name());
             listed.add(opt.getClass().getName());
         }
-        assertEquals(implementations(), listed);
+        Set<String> catalogued = implementations();
+        // a decorator of another optimizer is not an algorithm of its own, so not a catalog entry
+        catalogued.remove(org.dpopt.optim.check.ConstantCheck.class.getName());
+        assertEquals(catalogued, listed);
         assertEquals(Optimizers.all().size(), listed.size(), "one entry per optimizer");
         assertThrows(IllegalArgumentException.class, () -> Optimizers.builder("no-such-optimizer"));
     }

@@ -225,6 +225,32 @@ public final class PrivateRun {
     }
 
     /**
+     * Records a finished run of another plan made as the first stage of this one (an optimizer that runs
+     * another and then makes releases of its own): the stage's ledger, which that run's own
+     * {@code finish} checked against its plan's statement, enters this run's ledger as one part. The
+     * stage's report notes are kept (except its secure-noise charge: this run's report states its own),
+     * and its diagnostics when diagnostics are on.
+     *
+     * @throws IllegalArgumentException if the stage is not a finished private run whose ledger is its
+     *         plan's statement
+     */
+    public void include(OptimizationResult stage) {
+        Checks.notNull("stage", stage);
+        open();
+        if (stage.plan().accountant() == null || !stage.ledger().equals(stage.plan().statement())) {
+            throw Checks.fail("stage", "a private run whose ledger is its plan's statement",
+                    stage.ledger().describe());
+        }
+        ledgers.peek().record(stage.ledger());
+        for (String s : stage.privacy().notes()) {
+            if (!s.startsWith("secure noise") && !notes.contains(s)) {
+                notes.add(s);
+            }
+        }
+        diagnostics.putAll(stage.nonPrivateDiagnostics());
+    }
+
+    /**
      * Starts a parallel composition over disjoint parts of the data: call {@link Parallel#nextPart()}
      * before each part's releases, and close it to record {@code Parallel[part events]}.
      */
@@ -364,7 +390,11 @@ public final class PrivateRun {
                     : "the dataset size n = " + s.size() + " is treated as public (declare it in advance to keep "
                             + "the actual size private)");
         }
-        out.addAll(notes);
+        for (String s : notes) {
+            if (!out.contains(s)) {
+                out.add(s);
+            }
+        }
         return out;
     }
 
