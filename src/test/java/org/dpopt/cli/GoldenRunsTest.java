@@ -34,8 +34,9 @@ import org.junit.jupiter.api.Test;
  * intercept became the default they are pinned as {@code --no-intercept} (problems without the
  * intercept's column) and still reproduce the old bits; where an algorithm's default became a practical rule
  * they pin {@code --preset paper}, the theorem's setting they were recorded with. The cases named {@code ...+intercept} lock the
- * new CLI defaults (rows (x, R/2), built exactly as {@code dpopt train} builds them), and
- * {@code dp-sgd+multinomial} locks the k-class model on the wine data.
+ * new CLI defaults (rows (x, R/2), built exactly as {@code dpopt train} builds them) of the trained
+ * optimizer, {@code dp-sgd+multinomial} locks the k-class model on the wine data, and the cases
+ * {@code ...+intercept+check} lock the constant check {@code dpopt train} adds by default on top.
  */
 class GoldenRunsTest {
 
@@ -81,6 +82,13 @@ class GoldenRunsTest {
         out.add(withIntercept("objective-perturbation-svrg", null, bc, Map.of("--radius", 20.0)));
         Case multi = withIntercept("dp-sgd", null, wine, Map.of());
         out.add(new Case("dp-sgd+multinomial", multi.optimizer(), multi.problem()));
+        // the constant check train adds by default (one algorithm per neighbouring relation and family)
+        for (String name : List.of("nsgd", "vr-frank-wolfe", "objective-perturbation")) {
+            Case c = out.stream().filter(k -> k.name().equals(name + "+intercept")).findFirst().orElseThrow();
+            TrainArgs none = new TrainArgs(Map.of(), c.problem().loss().name(), false);
+            out.add(new Case(name + "+intercept+check", AlgorithmSpecs.get(name).checked(c.optimizer(), none,
+                    c.problem().loss(), c.problem().hasIntercept()), c.problem()));
+        }
         return out;
     }
 
