@@ -253,6 +253,41 @@ class SparkEngineAgreementTest {
         assertEquals(separate.counts().passes() - 1, separate.counts().fetchJobs(), "one fetch job per epoch run");
     }
 
+    /**
+     * The constant check on Spark: the executors' counts are the in-memory ones exactly, and a checked
+     * noisy Frank–Wolfe run (trained stage with distributed passes, then the check on those counts) gives
+     * the in-memory release and report.
+     */
+    @Test
+    void constantCheckCountsOnTheExecutorsAndReleasesAsInMemory() {
+        double c = 0.5;
+        DistributedData withColumn = spark.withConstantColumn(c);
+        Problem problem = Problem.of(memory, Losses.logistic(), Polytopes.l1Ball(5)).withIntercept(c);
+        org.dpopt.optim.check.ClassCounts mine = org.dpopt.optim.check.ClassCounts.of(problem.data());
+        org.dpopt.optim.check.ClassCounts theirs = withColumn.classCounts();
+        assertEquals(mine.rows(), theirs.rows());
+        assertEquals(mine.positives(), theirs.positives());
+        org.apache.commons.rng.UniformRandomProvider g = Rngs.seeded(31);
+        for (int k = 0; k < 3; k++) {
+            DMatrixRMaj w = new DMatrixRMaj(D + 1, 1);
+            for (int j = 0; j <= D; j++) {
+                w.set(j, 0, g.nextDouble() - 0.5);
+            }
+            assertEquals(mine.correct(w), theirs.correct(w), "correct count of w " + k);
+        }
+        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().iterations(20).build();
+        org.dpopt.optim.check.ConstantCheck check = org.dpopt.optim.check.ConstantCheck.builder(fw).build();
+        RunPlan plan = check.plan(problem.shape(), PrivacyBudget.of(1.0, 1e-5));
+        OptimizationResult mem = check.run(problem, plan, Rngs.seeded(33));
+        ProblemShape shape = withColumn.shape(Losses.logistic(), Polytopes.l1Ball(5), 0);
+        org.apache.commons.rng.UniformRandomProvider rng = Rngs.seeded(33);
+        OptimizationResult trained = fw.run(new SparkPasses(withColumn), shape,
+                org.dpopt.optim.check.ConstantCheck.trainedPlan(plan), rng);
+        OptimizationResult dist = check.check(plan, shape, trained, theirs, rng);
+        sameRelease(plan, mem, dist);
+        withColumn.unpersist();
+    }
+
     /** Same model to 1e-9, same report, ledger == statement, same public parameters. */
     private static void sameRelease(RunPlan plan, OptimizationResult mem, OptimizationResult dist) {
         assertClose(mem.solution(), dist.solution(), 1e-9);
