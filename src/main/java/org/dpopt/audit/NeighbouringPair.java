@@ -31,16 +31,30 @@ import org.ejml.data.DMatrixRMaj;
  * @param direction the unit vectors u_j the statistics project releases on, one column per canary (d×k)
  * @param canary the (first) canary record (one row)
  * @param description one line: what the canary is
+ * @param interceptScale c &gt; 0: both problems fit an intercept whose column is the constant c
+ *                       ({@link Problem#withIntercept(double)}; the datasets hold the features only, the
+ *                       directions are over the d features followed by the intercept's coordinate);
+ *                       0: no intercept
  */
 public record NeighbouringPair(Dataset without, Dataset with, int declaredSize, NeighboringRelation relation,
-        DMatrixRMaj direction, Dataset canary, String description) {
+        DMatrixRMaj direction, Dataset canary, String description, double interceptScale) {
+
+    /** A pair whose problems fit no intercept. */
+    public NeighbouringPair(Dataset without, Dataset with, int declaredSize, NeighboringRelation relation,
+            DMatrixRMaj direction, Dataset canary, String description) {
+        this(without, with, declaredSize, relation, direction, canary, description, 0);
+    }
 
     /** Validates. */
     public NeighbouringPair {
         Checks.allNotNull("without", without, "with", with, "relation", relation, "canary", canary,
                 "description", description, "direction", direction);
-        if (direction.numRows != with.dimension() || direction.numCols < 1) {
-            throw Checks.fail("direction", "a " + with.dimension() + " x k matrix, k >= 1",
+        if (!(interceptScale >= 0) || Double.isInfinite(interceptScale)) {
+            throw Checks.fail("interceptScale", "finite and positive (or 0 for no intercept)", interceptScale);
+        }
+        int dim = with.dimension() + (interceptScale > 0 ? 1 : 0);
+        if (direction.numRows != dim || direction.numCols < 1) {
+            throw Checks.fail("direction", "a " + dim + " x k matrix, k >= 1",
                     direction.numRows + " x " + direction.numCols);
         }
         if (without.dimension() != with.dimension()) {
@@ -70,9 +84,12 @@ public record NeighbouringPair(Dataset without, Dataset with, int declaredSize, 
         return u;
     }
 
-    /** The problem on D′ (withCanary) or D, planned for the declared size if any. */
+    /** The problem on D′ (withCanary) or D, with the pair's intercept if any and declared size if any. */
     public Problem problem(boolean withCanary, Loss loss, ConvexSet domain) {
         Problem p = Problem.of(withCanary ? with : without, loss, domain);
+        if (interceptScale > 0) {
+            p = p.withIntercept(interceptScale);
+        }
         return declaredSize > 0 ? p.withDeclaredSize(declaredSize) : p;
     }
 }

@@ -207,6 +207,15 @@ public final class Statistics {
                 ? 1 : 0), 0.5);
     }
 
+    /**
+     * Black-box, fixed test: "canary present" iff the released model has ⟨w, u⟩ &gt; 0, fixed before the runs
+     * (for a release that is one of a few models, such as a selection between a trained and a constant one).
+     */
+    public static AuditStatistic positiveModelProjection(DMatrixRMaj direction) {
+        AuditStatistic p = modelProjection(direction);
+        return fixed(of("positive-model-projection", false, p::score), 0);
+    }
+
     /** Black-box: ⟨w, u⟩ for the released model w and a fixed direction u. */
     public static AuditStatistic modelProjection(DMatrixRMaj direction) {
         double[] u = Checks.notNull("direction", direction).data.clone();

@@ -41,6 +41,22 @@ class AuditCliTest {
         assertEquals(2.0, named.get("budget_epsilon").asDouble());
     }
 
+    /** The constant check is audited like an optimizer: its own name, its design, its mutants. */
+    @Test
+    void theConstantCheckIsAnAuditTarget() throws Exception {
+        JsonNode j = CliTest.json(CliTest.run("audit", "--algorithm", "constant-check", "--mutant", "rnm-half-scale",
+                "--runs", "100", "--json", "--quiet"));
+        assertEquals("constant-check", j.get("algorithm").asText());
+        assertEquals("label-flip-tie", j.get("design").asText());
+        assertEquals("rnm-half-scale", j.get("mutant").asText());
+        assertEquals("REPLACE_ONE", j.get("relation").asText());
+        assertFalse(j.get("white_box").asBoolean());
+        // a test fixed in advance: every run evaluates it
+        assertTrue(j.get("fixed_test").asBoolean());
+        assertEquals(50, j.get("evaluation_runs_per_dataset").asInt());
+        assertEquals(4.0, j.get("epsilon").asDouble(), 1e-6);
+    }
+
     @Test
     void jsonKeysInStableOrderAndCountsBehindTheBound() throws Exception {
         JsonNode j = CliTest.json(fullBatch("--epsilon", "4", "--runs", "400", "--json"));
