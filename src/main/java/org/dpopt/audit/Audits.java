@@ -100,6 +100,7 @@ public final class Audits {
         add("noisy-sfw", "one-pass", gauss, FamilyAudits::noisySfw);
         add("noisy-sfw", "full-batch-passes", gauss, FamilyAudits::noisySfwPasses);
         add("constant-check", "label-flip-tie", FamilyAudits.RNM_MUTANTS, CheckAudits::constantCheck);
+        add("constant-check", "added-row-tie", FamilyAudits.RNM_MUTANTS, CheckAudits::constantCheckAddRemove);
     }
 
     private static void add(String algorithm, String name, Set<Mutation> mutants, DoubleFunction<AuditTarget> build) {

@@ -2,12 +2,14 @@ package org.dpopt.audit;
 
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.data.Dataset;
+import org.dpopt.geometry.ConvexSets;
 import org.dpopt.geometry.Polytopes;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Losses;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.check.ConstantCheck;
 import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
+import org.dpopt.optim.sgd.NoisySgd;
 
 /**
  * Audit configurations of the checks made on a trained model before it is released
@@ -18,7 +20,7 @@ import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
  * over the ℓ1 ball of radius {@value #RADIUS} in (x, c) (one feature x and the intercept's column
  * c = {@value #INTERCEPT}), whose release is the selected vertex: A anchors x = 1, y = 1 pull it to
  * w = +r·e_0 by about 0.1·A·ε_t Laplace scales of its selection ({@link #anchors}), so its output is
- * fixed up to a probability below 10⁻⁸ and predicts "positive" exactly where x &gt; 0. The other rows:
+ * fixed up to a probability below 3·10⁻⁸ per run and predicts "positive" exactly where x &gt; 0. The other rows:
  * A negatives at x = 0.01 (predicted positive: wrong; their pull is a hundredth of an anchor's), and the
  * canary's slot, x = −0.01 (predicted negative). The pair flips the slot's label (replace-one): on D
  * it is y = 0 (a negative the model labels correctly), on D′ the canary y = 1 (a positive it labels
@@ -26,9 +28,18 @@ import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
  * [A, A, A + 1] on D′: the positive count gains 2 on both rivals, which is the sensitivity bound of the
  * selection's replace-one scale b = 2/ε₀ (a shift of ε₀ Laplace scales). The check's public margin
  * {@value #MARGIN} scales sets the trained model's head start; the statistic is "the constant classifier
- * of the positive class was released" (the released intercept is positive; the trained vertex has
- * intercept 0 and the negative constant a negative one), a test fixed in advance, so every run
- * evaluates it.
+ * of the positive class was released" (an intercept-only model with a positive intercept), a test fixed
+ * in advance, so every run evaluates it.
+ *
+ * <p><b>{@code constant-check/added-row-tie}.</b> The same counts under add/remove-one, where the check's
+ * scale is the monotone 1/ε₀: the trained stage is one full-batch step of DP-SGD (q = 1, unconstrained,
+ * clip norm = the largest logistic gradient norm at w = 0, intercept column {@value #SGD_INTERCEPT}), whose
+ * Gaussian noise moves the predictions of the weak rows unless the anchors' pull beats it by many
+ * standard deviations ({@link #sgdAnchors}). D: A anchors x = 1, y = 1 and A + 1 negatives x = 0.2
+ * (labelled wrongly); D′ adds the canary x = −0.2, y = 1 (labelled wrongly). The counts are
+ * [A, A + 1, A] on D and [A, A + 1, A + 1] on D′: only the positive count moves, by 1, the sensitivity
+ * bound of each count, which the monotone scale turns into ε₀ scales on both rivals. Margin
+ * {@value #SGD_MARGIN} scales; the same fixed test.
  *
  * <p>The claim is the whole plan's ε: the check spends the share {@value #SHARE} of it, the trained step
  * the rest, so ε₀ = 0.99 ε dominates and the trained stage, whose output the canary does not change, adds
@@ -48,8 +59,11 @@ final class CheckAudits {
     static final double RADIUS = 0.1;
     /** |x| of the wrong negatives and of the canary's slot. */
     static final double WEAK = 0.01;
-    /** Most anchors (a claimed ε below 2·10⁻⁴ would want more; the audit stays valid with fewer). */
-    static final int MAX_ANCHORS = 1_000_000;
+    /**
+     * Most anchors of either design (a claimed ε below 0.1 would want more: the trained stage is then pinned
+     * less firmly, which weakens the audit but leaves it valid — every run is the real mechanism).
+     */
+    static final int MAX_ANCHORS = 200_000;
 
     /**
      * The anchors A for a claimed ε: ⌈200/ε_t⌉, ε_t = (1 − {@value #SHARE})ε the trained step's budget. At
@@ -89,9 +103,71 @@ final class CheckAudits {
                 Losses.logistic(), Polytopes.l1Ball(RADIUS),
                 (m, o) -> ConstantCheck.builder(NoisyFrankWolfe.builder().iterations(1).mutation(m).build())
                         .share(SHARE).margin(MARGIN).mutation(m).observer(o).build(),
-                Statistics.positiveModelProjection(Canaries.axis(2, 1, 1)), FamilyAudits.RNM_MUTANTS,
+                Statistics.positiveConstantReleased(), FamilyAudits.RNM_MUTANTS,
                 FamilyAudits.ADVANCED_REPLACE, null, "share 0.99 of eps on the check of a one-step noisy-frank-wolfe "
-                        + "model (n = 2A + 1, A = " + a + "), margin " + MARGIN + " scales; the fixed test 'the released "
-                        + "intercept is positive' (the positive constant classifier) on every run");
+                        + "model (n = 2A + 1, A = " + a + "), margin " + MARGIN + " scales; the fixed test 'the positive "
+                        + "constant classifier was released' on every run");
+    }
+
+    /** The check's margin in the add/remove design, in Laplace scales. */
+    static final double SGD_MARGIN = 3.0;
+    /** The intercept's column in the add/remove design (small: its noise moves the weak rows' predictions). */
+    static final double SGD_INTERCEPT = 0.1;
+    /** |x| of the weak rows of the add/remove design. */
+    static final double SGD_WEAK = 0.2;
+
+    /**
+     * The anchors A of the add/remove design: ⌈60/ε_t⌉. With the logistic derivative ∓½ at w = 0 and no
+     * clipping, the noisy sum along e_0 is −½A + ½s(A + 1) (+ ½s with the canary) + ξ_0, s = {@value #SGD_WEAK},
+     * and along the intercept's coordinate ½c(N − P) + ξ_int, ξ ~ N(0, (zC)²) per coordinate; the step
+     * releases w = −(sum)/n, so a weak row x = ±s is predicted as w = +e_0 would predict it while about
+     * ½As(1 − s) exceeds ⟨ξ, (±s, c)⟩ (the anchors' margin is larger still): 15.1 standard deviations at
+     * ε = 4 (z = 70.7) and 17.5 at ε = 1 (z = 244), so a mis-predicted row has probability below 10⁻⁴⁰ per
+     * run.
+     */
+    static int sgdAnchors(double epsilon) {
+        double trained = (1 - SHARE) * Checks.epsilon("epsilon", epsilon);
+        return (int) Math.min(MAX_ANCHORS, Math.ceil(60 / trained));
+    }
+
+    private static Dataset sgdRows(int anchors, boolean withCanary) {
+        int n = 2 * anchors + 1 + (withCanary ? 1 : 0);
+        double[][] x = new double[n][1];
+        double[] y = new double[n];
+        for (int i = 0; i < anchors; i++) {
+            x[i][0] = 1;
+            y[i] = 1;
+        }
+        for (int i = anchors; i < 2 * anchors + 1; i++) {
+            x[i][0] = SGD_WEAK;
+        }
+        if (withCanary) {
+            x[n - 1][0] = -SGD_WEAK;
+            y[n - 1] = 1;
+        }
+        return Dataset.of(x, y, 1.0);
+    }
+
+    /** {@code constant-check}, add/remove-one: one positive row added (see the class comment). */
+    static AuditTarget constantCheckAddRemove(double epsilon) {
+        int a = sgdAnchors(epsilon);
+        Dataset with = sgdRows(a, true);
+        Dataset canary = Dataset.of(new double[][] {{-SGD_WEAK}}, new double[] {1}, 1.0);
+        NeighbouringPair pair = new NeighbouringPair(sgdRows(a, false), with, with.size(),
+                NeighboringRelation.ADD_OR_REMOVE_ONE, Canaries.axis(2, 1, 1), canary, "canary x = -0.2, y = 1 "
+                        + "(labelled wrongly by the trained model) added to " + a + " anchors x = 1, y = 1 and " + (a + 1)
+                        + " negatives x = 0.2 (labelled wrongly): counts [correct, negatives, positives] [A, A+1, A] on "
+                        + "D, [A, A+1, A+1] on D'; add/remove-one", SGD_INTERCEPT);
+        double clip = 0.5 * Math.hypot(1, SGD_INTERCEPT);
+        int n = with.size();
+        return new AuditTarget("constant-check", "added-row-tie", PrivacyBudget.of(epsilon, 1e-5), pair,
+                Losses.logistic(), ConvexSets.unconstrained(),
+                (m, o) -> ConstantCheck.builder(NoisySgd.builder().batchSize(n).epochs(1).clipNorm(clip)
+                        .learningRate(1).accountant(SgdAudits.pld()).mutation(m).build())
+                        .share(SHARE).margin(SGD_MARGIN).mutation(m).observer(o).build(),
+                Statistics.positiveConstantReleased(), FamilyAudits.RNM_MUTANTS, FamilyAudits.RDP_ADD_REMOVE, null,
+                "share 0.99 of eps on the check of a one-step full-batch dp-sgd model (n = 2A + 2, A = " + a
+                        + "), margin " + SGD_MARGIN + " scales; the fixed test 'the positive constant "
+                        + "classifier was released' on every run");
     }
 }

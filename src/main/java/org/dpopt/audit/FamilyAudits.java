@@ -42,7 +42,8 @@ final class FamilyAudits {
             MemoizingAccountant.of(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE));
     private static final PrivacyAccountant RDP_REPLACE = MemoizingAccountant.of(new RdpAccountant(
             RdpAccountant.DEFAULT_ORDERS, RdpAccountant.Conversion.IMPROVED, NeighboringRelation.REPLACE_ONE));
-    private static final PrivacyAccountant RDP_ADD_REMOVE = MemoizingAccountant.of(new RdpAccountant());
+    /** RDP under add/remove-one, memoized (shared with {@link CheckAudits}). */
+    static final PrivacyAccountant RDP_ADD_REMOVE = MemoizingAccountant.of(new RdpAccountant());
 
     static final int D = 2;
     static final Loss HUBER = Losses.huber(1.0);

@@ -208,12 +208,22 @@ public final class Statistics {
     }
 
     /**
-     * Black-box, fixed test: "canary present" iff the released model has ⟨w, u⟩ &gt; 0, fixed before the runs
-     * (for a release that is one of a few models, such as a selection between a trained and a constant one).
+     * Black-box, fixed test: "canary present" iff the released model is the positive constant classifier,
+     * i.e. intercept-only (every coordinate but the last, the intercept's, exactly 0) with a positive
+     * intercept — the release of a constant check that chose the positive class. Score 1 or 0, test
+     * "score &gt; 1/2" fixed before the runs.
      */
-    public static AuditStatistic positiveModelProjection(DMatrixRMaj direction) {
-        AuditStatistic p = modelProjection(direction);
-        return fixed(of("positive-model-projection", false, p::score), 0);
+    public static AuditStatistic positiveConstantReleased() {
+        return fixed(of("positive-constant-released", false, r -> {
+            double[] w = r.solution().data;
+            int last = r.solution().getNumElements() - 1;
+            for (int j = 0; j < last; j++) {
+                if (w[j] != 0) {
+                    return 0;
+                }
+            }
+            return w[last] > 0 ? 1 : 0;
+        }), 0.5);
     }
 
     /** Black-box: ⟨w, u⟩ for the released model w and a fixed direction u. */

@@ -24,11 +24,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The premises of the constant check's audit design, checked on the pair itself (the audits are in
- * {@link OptimizerAuditsTest}): the trained step's vertex +r·e_0 leads every other by at least 20 of its
- * Laplace scales on both datasets, the check's counts are the documented ones, its scale and margin are
- * the replace-one ones, and the released models are the three the statistic tells apart. Deterministic
- * (fixed seeds; the lead is computed, not sampled).
+ * The premises of the constant check's audit designs, checked on the pairs themselves: for
+ * {@code label-flip-tie} (audited in {@link OptimizerAuditsTest}, the algorithm's first design) the trained
+ * step's vertex +r·e_0 leads every other by at least 20 of its Laplace scales on both datasets, the
+ * check's counts are the documented ones, its scale and margin are the replace-one ones, and the released
+ * models are the three the statistic tells apart; for {@code added-row-tie} the one DP-SGD step predicts
+ * every row as designed by at least 12 noise standard deviations, only the positive count moves, the
+ * scale is the monotone one — and its audits, honest and mutants. Deterministic (fixed seeds; the leads
+ * are computed, not sampled).
  */
 class CheckAuditsTest {
 
@@ -127,6 +130,88 @@ class CheckAuditsTest {
             }
         }
         assertTrue(positive > 0, "the positive constant was never released in 80 runs");
+    }
+
+    /**
+     * The add/remove design: at w = 0 no gradient is clipped, so the one noisy step releases
+     * w = −(S + ξ)/n with S the exact gradient sum and ξ ~ N(0, (zC)²) per coordinate; each row x is
+     * predicted as the design says while −⟨S, x⟩ has the right sign and beats ⟨ξ, x⟩ ~ N(0, (zC‖x‖)²):
+     * at least 12 standard deviations for every kind of row on both datasets.
+     */
+    @ParameterizedTest(name = "eps={0}")
+    @ValueSource(doubles = {1, 4})
+    void theOneSgdStepPredictsEveryRowAsDesignedByTwelveStandardDeviations(double epsilon) {
+        AuditTarget t = CheckAudits.constantCheckAddRemove(epsilon);
+        RunPlan trained = ConstantCheck.trainedPlan(plan(t));
+        assertEquals(1.0, trained.parameters().real(Param.STEPS));
+        assertEquals(1.0, trained.parameters().real(Param.SAMPLING_RATE));
+        double sigma = trained.parameters().real(Param.SIGMA);
+        double c = CheckAudits.SGD_INTERCEPT;
+        double[][] rows = {{1, c}, {CheckAudits.SGD_WEAK, c}, {-CheckAudits.SGD_WEAK, c}};
+        double[] wantSign = {1, 1, -1};
+        for (boolean side : new boolean[] {false, true}) {
+            Problem p = problem(t, side);
+            GeneralizedLinearLoss loss = (GeneralizedLinearLoss) p.loss();
+            double[] sum = new double[2];
+            for (int i = 0; i < p.data().size(); i++) {
+                double phi = loss.derivative(0, p.data().label(i));
+                sum[0] += phi * p.data().feature(i, 0);
+                sum[1] += phi * p.data().feature(i, 1);
+                assertTrue(Math.abs(phi) * Math.hypot(p.data().feature(i, 0), c) <= trained.parameters()
+                        .real(Param.CLIP_NORM) * (1 + 1e-12), "row " + i + " would be clipped");
+            }
+            for (int k = 0; k < rows.length; k++) {
+                double mean = -(sum[0] * rows[k][0] + sum[1] * rows[k][1]);
+                double sds = wantSign[k] * mean / (sigma * Math.hypot(rows[k][0], rows[k][1]));
+                assertTrue(sds >= 12, "row " + k + " on " + (side ? "D'" : "D") + ": " + sds + " sd");
+            }
+        }
+    }
+
+    @Test
+    void addRemoveCountsMoveOnlyThePositiveCountByOne() {
+        AuditTarget t = CheckAudits.constantCheckAddRemove(4);
+        int a = CheckAudits.sgdAnchors(4);
+        assertEquals(1_500, a);
+        DMatrixRMaj w = new DMatrixRMaj(new double[][] {{1}, {0}});
+        long[][] want = {{a, a + 1, a}, {a, a + 1, a + 1}};
+        for (int side = 0; side < 2; side++) {
+            Problem p = problem(t, side == 1);
+            ClassCounts c = ClassCounts.of(p.data());
+            assertArrayEquals(want[side], new long[] {c.correct(w), c.rows() - c.positives(), c.positives()});
+            assertEquals(2 * a + 2, p.shape().size(), "both planned for n = |D'|");
+        }
+        RunPlan p = plan(t);
+        assertEquals(NeighboringRelation.ADD_OR_REMOVE_ONE, p.relation());
+        assertEquals(1 / (CheckAudits.SHARE * 4), p.parameters().real(Param.CONSTANT_CHECK_SCALE), 1e-12,
+                "the monotone scale");
+    }
+
+    /**
+     * CI audits of the add/remove design ({@link OptimizerAuditsTest} runs the algorithm's first design):
+     * 2000 runs, seed 1, α = 0.05 — the honest audit fails with probability ≤ 2α (ε_lower or the ledger
+     * test; the seed is fixed, so the outcome is deterministic), the mutants must be flagged by ε_lower.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"none", "half-noise", "rnm-half-scale"})
+    void addRemoveDesignPassesHonestlyAndCatchesTheMutants(String mutant) {
+        Mutation m = Mutation.byName(mutant);
+        AuditResult r = OptimizerAudit.run(Audits.design("constant-check", "added-row-tie").at(4), m,
+                new OptimizerAudit.Settings(2000, 0.05, 1), OptimizerAudit.Progress.NONE);
+        System.out.println(r);
+        if (m == Mutation.NONE) {
+            assertTrue(r.passed() && r.ledgerConsistent(), r::toString);
+        } else {
+            assertTrue(r.epsilonLower() > r.epsilon(), r::toString);
+        }
+    }
+
+    @Test
+    void addRemoveDesignPassesAtEpsilonOne() {
+        AuditResult r = OptimizerAudit.run(Audits.design("constant-check", "added-row-tie").at(1), Mutation.NONE,
+                new OptimizerAudit.Settings(1000, 0.05, 1), OptimizerAudit.Progress.NONE);
+        System.out.println(r);
+        assertTrue(r.passed() && r.ledgerConsistent(), r::toString);
     }
 
     @Test
