@@ -33,6 +33,29 @@ class DatasetTest {
     }
 
     @Test
+    void batchDotsEqualTheOneRowDotsBitForBit() {
+        var rng = Rngs.seeded(31);
+        for (int dim : new int[] {1, 3, 4, 7, 100}) {
+            Dataset data = Synthetic.logistic(40, Synthetic.plantedVector(dim, 2.0, rng), rng).data();
+            DMatrixRMaj w = Synthetic.plantedVector(dim, 3.0, rng);
+            for (int count = 0; count <= 11; count++) {
+                int[] rows = new int[count + 2];
+                for (int k = 0; k < rows.length; k++) {
+                    rows[k] = rng.nextInt(40);
+                }
+                double[] out = new double[count + 1];
+                out[count] = 7.0; // beyond count: untouched
+                data.dots(rows, count, w.data, 0, out);
+                for (int k = 0; k < count; k++) {
+                    assertEquals(Double.doubleToRawLongBits(data.dot(rows[k], w)), Double.doubleToRawLongBits(out[k]),
+                            "d = " + dim + ", count = " + count + ", slot " + k);
+                }
+                assertEquals(7.0, out[count]);
+            }
+        }
+    }
+
+    @Test
     void generatedRowsEqualTheCopiedOnesAndAreValidated() {
         double[][] rows = {{0.6, 0.0, 0.8}, {0.1, -0.2, 0.3}, {0.0, 0.5, -0.5}};
         double[] y = {1, 0, 1};
