@@ -197,7 +197,17 @@ public final class Dataset {
         }
     }
 
-    /** Copies row i into out[offset, offset + d) (a batch gather buffer). Modified: out. */
+    /**
+     * out[offset + j] += a₀·x_{i₀j}, then a₁·x_{i₁j}, a₂·x_{i₂j}, a₃·x_{i₃j} (a batch's update, four rows at a
+     * time): the same bits as four {@link #addScaledRow(int, double, double[], int)} calls in that order,
+     * each entry loaded and stored once ({@link RowKernels#axpy4}). Modified: out.
+     */
+    public void addScaledRows4(int i0, int i1, int i2, int i3, double a0, double a1, double a2, double a3,
+            double[] out, int offset) {
+        RowKernels.axpy4(a0, a1, a2, a3, x, i0 * d, i1 * d, i2 * d, i3 * d, out, offset, d);
+    }
+
+    /** Copies row i into out[offset, offset + d) (e.g. a block of rows sent elsewhere). Modified: out. */
     public void copyRow(int i, double[] out, int offset) {
         System.arraycopy(x, i * d, out, offset, d);
     }

@@ -10,7 +10,8 @@ import java.util.Locale;
  * <p>The summation order is part of the contract: {@link #dot} adds x_j·w_j into four accumulators
  * (j mod 4, the tail into the first) and returns (s₀ + s₁) + (s₂ + s₃); {@link #dot4} computes four rows'
  * dots side by side, each in that order (the same bits as four calls of {@link #dot}); {@link #axpy}
- * updates each entry once.
+ * updates each entry once, and {@link #axpy4} applies four rows' updates to each entry in row order (the
+ * same bits as four calls of {@link #axpy}).
  *
  * <p>Two implementations of that contract, chosen once per JVM by {@link #kernel()}: the scalar loops
  * ({@link #scalarDot}, {@link #scalarAxpy}), and the same arithmetic on 256-bit vectors of the incubating
@@ -166,6 +167,41 @@ public final class RowKernels {
             s0 += x[xo + j] * w[wo + j];
         }
         return (s0 + s1) + (s2 + s3);
+    }
+
+    /**
+     * out[oo + j] += a₀·x[o₀ + j], then += a₁·x[o₁ + j], += a₂·x[o₂ + j], += a₃·x[o₃ + j], for j &lt; d (by the
+     * chosen kernel): every entry gets the four updates of four successive {@link #axpy} calls in the same
+     * order, so the same bits, but is loaded and stored once. Modified: out. Not modified: x (which must
+     * not overlap out).
+     */
+    public static void axpy4(double a0, double a1, double a2, double a3, double[] x, int o0, int o1, int o2, int o3,
+            double[] out, int oo, int d) {
+        if (VECTOR) {
+            VectorRowKernels.axpy4(a0, a1, a2, a3, x, o0, o1, o2, o3, out, oo, d);
+        } else {
+            scalarAxpy4(a0, a1, a2, a3, x, o0, o1, o2, o3, out, oo, d);
+        }
+    }
+
+    /** The scalar four-row axpy (the same bits as four {@link #scalarAxpy}s in order). Modified: out. */
+    public static void scalarAxpy4(double a0, double a1, double a2, double a3, double[] x, int o0, int o1, int o2,
+            int o3, double[] out, int oo, int d) {
+        for (int j = 0; j < d; j++) {
+            double o = out[oo + j];
+            o += a0 * x[o0 + j];
+            o += a1 * x[o1 + j];
+            o += a2 * x[o2 + j];
+            o += a3 * x[o3 + j];
+            out[oo + j] = o;
+        }
+    }
+
+    /** The vector four-row axpy (same bits as {@link #scalarAxpy4}); throws like {@link #vectorDot}. */
+    public static void vectorAxpy4(double a0, double a1, double a2, double a3, double[] x, int o0, int o1, int o2,
+            int o3, double[] out, int oo, int d) {
+        requireVector();
+        VectorRowKernels.axpy4(a0, a1, a2, a3, x, o0, o1, o2, o3, out, oo, d);
     }
 
     /** The scalar axpy. Modified: out. Not modified: x. */

@@ -88,6 +88,32 @@ final class VectorRowKernels {
         }
     }
 
+    /** Four rows' {@link #axpy}s, each entry loaded and stored once: the same bits as four calls in order. */
+    static void axpy4(double a0, double a1, double a2, double a3, double[] x, int o0, int o1, int o2, int o3,
+            double[] out, int oo, int d) {
+        DoubleVector v0 = DoubleVector.broadcast(S, a0);
+        DoubleVector v1 = DoubleVector.broadcast(S, a1);
+        DoubleVector v2 = DoubleVector.broadcast(S, a2);
+        DoubleVector v3 = DoubleVector.broadcast(S, a3);
+        int j = 0;
+        for (; j + 3 < d; j += 4) {
+            DoubleVector o = DoubleVector.fromArray(S, out, oo + j);
+            o = o.add(v0.mul(DoubleVector.fromArray(S, x, o0 + j)));
+            o = o.add(v1.mul(DoubleVector.fromArray(S, x, o1 + j)));
+            o = o.add(v2.mul(DoubleVector.fromArray(S, x, o2 + j)));
+            o = o.add(v3.mul(DoubleVector.fromArray(S, x, o3 + j)));
+            o.intoArray(out, oo + j);
+        }
+        for (; j < d; j++) {
+            double o = out[oo + j];
+            o += a0 * x[o0 + j];
+            o += a1 * x[o1 + j];
+            o += a2 * x[o2 + j];
+            o += a3 * x[o3 + j];
+            out[oo + j] = o;
+        }
+    }
+
     /**
      * ⟨x, w⟩ with four 256-bit accumulators over blocks of 16 entries, then one over the remaining blocks
      * of 4, the lanes summed in a fixed order and the tail added last: the same products, a
