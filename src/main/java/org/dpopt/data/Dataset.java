@@ -181,7 +181,33 @@ public final class Dataset {
         return RowKernels.dot(x, i * d, ws, offset, d);
     }
 
-    /** Copies row i into out[offset, offset + d) (a batch gather buffer). Modified: out. */
+    /**
+     * ⟨x_{rows[k]}, w[offset, offset + d)⟩ into out[k] for k &lt; count (a batch's scores): each the same bits
+     * as {@link #dot(int, double[], int)}, computed four rows at a time ({@link RowKernels#dot4}) so that
+     * the reads of scattered rows, each a cache miss, overlap instead of waiting for one another.
+     * Modified: out. Not modified: rows, w.
+     */
+    public void dots(int[] rows, int count, double[] w, int offset, double[] out) {
+        int k = 0;
+        for (; k + 3 < count; k += 4) {
+            RowKernels.dot4(x, rows[k] * d, rows[k + 1] * d, rows[k + 2] * d, rows[k + 3] * d, w, offset, d, out, k);
+        }
+        for (; k < count; k++) {
+            out[k] = RowKernels.dot(x, rows[k] * d, w, offset, d);
+        }
+    }
+
+    /**
+     * out[offset + j] += a₀·x_{i₀j}, then a₁·x_{i₁j}, a₂·x_{i₂j}, a₃·x_{i₃j} (a batch's update, four rows at a
+     * time): the same bits as four {@link #addScaledRow(int, double, double[], int)} calls in that order,
+     * each entry loaded and stored once ({@link RowKernels#axpy4}). Modified: out.
+     */
+    public void addScaledRows4(int i0, int i1, int i2, int i3, double a0, double a1, double a2, double a3,
+            double[] out, int offset) {
+        RowKernels.axpy4(a0, a1, a2, a3, x, i0 * d, i1 * d, i2 * d, i3 * d, out, offset, d);
+    }
+
+    /** Copies row i into out[offset, offset + d) (e.g. a block of rows sent elsewhere). Modified: out. */
     public void copyRow(int i, double[] out, int offset) {
         System.arraycopy(x, i * d, out, offset, d);
     }

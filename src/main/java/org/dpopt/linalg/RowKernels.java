@@ -8,8 +8,10 @@ import java.util.Locale;
  * is read from.
  *
  * <p>The summation order is part of the contract: {@link #dot} adds x_j·w_j into four accumulators
- * (j mod 4, the tail into the first) and returns (s₀ + s₁) + (s₂ + s₃); {@link #axpy} updates each entry
- * once.
+ * (j mod 4, the tail into the first) and returns (s₀ + s₁) + (s₂ + s₃); {@link #dot4} computes four rows'
+ * dots side by side, each in that order (the same bits as four calls of {@link #dot}); {@link #axpy}
+ * updates each entry once, and {@link #axpy4} applies four rows' updates to each entry in row order (the
+ * same bits as four calls of {@link #axpy}).
  *
  * <p>Two implementations of that contract, chosen once per JVM by {@link #kernel()}: the scalar loops
  * ({@link #scalarDot}, {@link #scalarAxpy}), and the same arithmetic on 256-bit vectors of the incubating
@@ -70,6 +72,75 @@ public final class RowKernels {
         return scalarDot(x, xo, w, wo, d);
     }
 
+    /**
+     * The dots of four rows of x (starting at o₀…o₃) with w[wo, wo + d) into res[ro], …, res[ro + 3]: each
+     * exactly {@link #dot}{@code (x, o_k, w, wo, d)}, bit for bit (the same accumulators in the same order),
+     * with the four rows' loads and additions interleaved so that neither the memory reads of a row nor the
+     * dependency chain of its additions wait for the previous row. Modified: res. Not modified: x, w.
+     */
+    public static void dot4(double[] x, int o0, int o1, int o2, int o3, double[] w, int wo, int d, double[] res,
+            int ro) {
+        if (REORDERED) {
+            for (int k = 0; k < 4; k++) {
+                res[ro + k] = VectorRowKernels.dotReordered(x, k == 0 ? o0 : k == 1 ? o1 : k == 2 ? o2 : o3, w, wo, d);
+            }
+        } else if (VECTOR) {
+            VectorRowKernels.dot4(x, o0, o1, o2, o3, w, wo, d, res, ro);
+        } else {
+            scalarDot4(x, o0, o1, o2, o3, w, wo, d, res, ro);
+        }
+    }
+
+    /** The scalar four-row dot: four {@link #scalarDot}s side by side, the same bits. Modified: res. */
+    public static void scalarDot4(double[] x, int o0, int o1, int o2, int o3, double[] w, int wo, int d,
+            double[] res, int ro) {
+        double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        double b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+        double c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+        double e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+        int j = 0;
+        for (; j + 3 < d; j += 4) {
+            double w0 = w[wo + j];
+            double w1 = w[wo + j + 1];
+            double w2 = w[wo + j + 2];
+            double w3 = w[wo + j + 3];
+            a0 += x[o0 + j] * w0;
+            a1 += x[o0 + j + 1] * w1;
+            a2 += x[o0 + j + 2] * w2;
+            a3 += x[o0 + j + 3] * w3;
+            b0 += x[o1 + j] * w0;
+            b1 += x[o1 + j + 1] * w1;
+            b2 += x[o1 + j + 2] * w2;
+            b3 += x[o1 + j + 3] * w3;
+            c0 += x[o2 + j] * w0;
+            c1 += x[o2 + j + 1] * w1;
+            c2 += x[o2 + j + 2] * w2;
+            c3 += x[o2 + j + 3] * w3;
+            e0 += x[o3 + j] * w0;
+            e1 += x[o3 + j + 1] * w1;
+            e2 += x[o3 + j + 2] * w2;
+            e3 += x[o3 + j + 3] * w3;
+        }
+        for (; j < d; j++) {
+            double wj = w[wo + j];
+            a0 += x[o0 + j] * wj;
+            b0 += x[o1 + j] * wj;
+            c0 += x[o2 + j] * wj;
+            e0 += x[o3 + j] * wj;
+        }
+        res[ro] = (a0 + a1) + (a2 + a3);
+        res[ro + 1] = (b0 + b1) + (b2 + b3);
+        res[ro + 2] = (c0 + c1) + (c2 + c3);
+        res[ro + 3] = (e0 + e1) + (e2 + e3);
+    }
+
+    /** The vector four-row dot (same bits as {@link #scalarDot4}); throws like {@link #vectorDot}. */
+    public static void vectorDot4(double[] x, int o0, int o1, int o2, int o3, double[] w, int wo, int d,
+            double[] res, int ro) {
+        requireVector();
+        VectorRowKernels.dot4(x, o0, o1, o2, o3, w, wo, d, res, ro);
+    }
+
     /** out[oo + j] += a·x[xo + j] for j &lt; d (by the chosen kernel). Modified: out. Not modified: x. */
     public static void axpy(double a, double[] x, int xo, double[] out, int oo, int d) {
         if (VECTOR) {
@@ -96,6 +167,41 @@ public final class RowKernels {
             s0 += x[xo + j] * w[wo + j];
         }
         return (s0 + s1) + (s2 + s3);
+    }
+
+    /**
+     * out[oo + j] += a₀·x[o₀ + j], then += a₁·x[o₁ + j], += a₂·x[o₂ + j], += a₃·x[o₃ + j], for j &lt; d (by the
+     * chosen kernel): every entry gets the four updates of four successive {@link #axpy} calls in the same
+     * order, so the same bits, but is loaded and stored once. Modified: out. Not modified: x (which must
+     * not overlap out).
+     */
+    public static void axpy4(double a0, double a1, double a2, double a3, double[] x, int o0, int o1, int o2, int o3,
+            double[] out, int oo, int d) {
+        if (VECTOR) {
+            VectorRowKernels.axpy4(a0, a1, a2, a3, x, o0, o1, o2, o3, out, oo, d);
+        } else {
+            scalarAxpy4(a0, a1, a2, a3, x, o0, o1, o2, o3, out, oo, d);
+        }
+    }
+
+    /** The scalar four-row axpy (the same bits as four {@link #scalarAxpy}s in order). Modified: out. */
+    public static void scalarAxpy4(double a0, double a1, double a2, double a3, double[] x, int o0, int o1, int o2,
+            int o3, double[] out, int oo, int d) {
+        for (int j = 0; j < d; j++) {
+            double o = out[oo + j];
+            o += a0 * x[o0 + j];
+            o += a1 * x[o1 + j];
+            o += a2 * x[o2 + j];
+            o += a3 * x[o3 + j];
+            out[oo + j] = o;
+        }
+    }
+
+    /** The vector four-row axpy (same bits as {@link #scalarAxpy4}); throws like {@link #vectorDot}. */
+    public static void vectorAxpy4(double a0, double a1, double a2, double a3, double[] x, int o0, int o1, int o2,
+            int o3, double[] out, int oo, int d) {
+        requireVector();
+        VectorRowKernels.axpy4(a0, a1, a2, a3, x, o0, o1, o2, o3, out, oo, d);
     }
 
     /** The scalar axpy. Modified: out. Not modified: x. */

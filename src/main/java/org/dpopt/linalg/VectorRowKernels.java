@@ -41,6 +41,40 @@ final class VectorRowKernels {
         return (s0 + acc.lane(1)) + (acc.lane(2) + acc.lane(3));
     }
 
+    /**
+     * Four rows' {@link #dot}s side by side, one accumulator per row and each w block loaded once: the
+     * same bits as four calls of {@link #dot}.
+     */
+    static void dot4(double[] x, int o0, int o1, int o2, int o3, double[] w, int wo, int d, double[] res, int ro) {
+        DoubleVector a = DoubleVector.zero(S);
+        DoubleVector b = DoubleVector.zero(S);
+        DoubleVector c = DoubleVector.zero(S);
+        DoubleVector e = DoubleVector.zero(S);
+        int j = 0;
+        for (; j + 3 < d; j += 4) {
+            DoubleVector wv = DoubleVector.fromArray(S, w, wo + j);
+            a = a.add(DoubleVector.fromArray(S, x, o0 + j).mul(wv));
+            b = b.add(DoubleVector.fromArray(S, x, o1 + j).mul(wv));
+            c = c.add(DoubleVector.fromArray(S, x, o2 + j).mul(wv));
+            e = e.add(DoubleVector.fromArray(S, x, o3 + j).mul(wv));
+        }
+        double a0 = a.lane(0);
+        double b0 = b.lane(0);
+        double c0 = c.lane(0);
+        double e0 = e.lane(0);
+        for (; j < d; j++) {
+            double wj = w[wo + j];
+            a0 += x[o0 + j] * wj;
+            b0 += x[o1 + j] * wj;
+            c0 += x[o2 + j] * wj;
+            e0 += x[o3 + j] * wj;
+        }
+        res[ro] = (a0 + a.lane(1)) + (a.lane(2) + a.lane(3));
+        res[ro + 1] = (b0 + b.lane(1)) + (b.lane(2) + b.lane(3));
+        res[ro + 2] = (c0 + c.lane(1)) + (c.lane(2) + c.lane(3));
+        res[ro + 3] = (e0 + e.lane(1)) + (e.lane(2) + e.lane(3));
+    }
+
     /** The scalar kernel's axpy, same bits (x and out must not overlap). */
     static void axpy(double a, double[] x, int xo, double[] out, int oo, int d) {
         DoubleVector av = DoubleVector.broadcast(S, a);
@@ -51,6 +85,32 @@ final class VectorRowKernels {
         }
         for (; j < d; j++) {
             out[oo + j] += a * x[xo + j];
+        }
+    }
+
+    /** Four rows' {@link #axpy}s, each entry loaded and stored once: the same bits as four calls in order. */
+    static void axpy4(double a0, double a1, double a2, double a3, double[] x, int o0, int o1, int o2, int o3,
+            double[] out, int oo, int d) {
+        DoubleVector v0 = DoubleVector.broadcast(S, a0);
+        DoubleVector v1 = DoubleVector.broadcast(S, a1);
+        DoubleVector v2 = DoubleVector.broadcast(S, a2);
+        DoubleVector v3 = DoubleVector.broadcast(S, a3);
+        int j = 0;
+        for (; j + 3 < d; j += 4) {
+            DoubleVector o = DoubleVector.fromArray(S, out, oo + j);
+            o = o.add(v0.mul(DoubleVector.fromArray(S, x, o0 + j)));
+            o = o.add(v1.mul(DoubleVector.fromArray(S, x, o1 + j)));
+            o = o.add(v2.mul(DoubleVector.fromArray(S, x, o2 + j)));
+            o = o.add(v3.mul(DoubleVector.fromArray(S, x, o3 + j)));
+            o.intoArray(out, oo + j);
+        }
+        for (; j < d; j++) {
+            double o = out[oo + j];
+            o += a0 * x[o0 + j];
+            o += a1 * x[o1 + j];
+            o += a2 * x[o2 + j];
+            o += a3 * x[o3 + j];
+            out[oo + j] = o;
         }
     }
 

@@ -13,7 +13,7 @@ import org.ejml.data.DMatrixRMaj;
  * The in-memory {@link BatchGradientSource}: the sampler's iterator over the rows of a {@link Dataset}
  * and the clip-and-sum kernel of the loss's per-run oracle ({@link SmoothedLoss#runOracle}: the exact
  * gradient with the GLL fast path, or a smoothed loss's own oracle). One per run; the index, weight and
- * row-gather buffers are allocated in {@link #open}, sized from the sampler's public starting capacity
+ * chunk buffers are allocated in {@link #open}, sized from the sampler's public starting capacity
  * (about b + 8√b slots for Poisson batches of expected size b, not n), and the slots grow only on a rare
  * batch that does not fit.
  */
@@ -39,7 +39,7 @@ public final class DatasetBatches implements BatchGradientSource {
     @Override
     public void open(BatchSampler sampler, int n, UniformRandomProvider rng) {
         slots = new BatchSlots(sampler.initialBatchSlots(n));
-        buffers = BatchBuffers.of(data.dimension(), slots.capacity());
+        buffers = BatchBuffers.of(slots.capacity());
         it = sampler.iterator(n, rng);
         next = 0;
     }

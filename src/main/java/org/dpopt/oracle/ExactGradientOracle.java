@@ -55,14 +55,15 @@ public record ExactGradientOracle(Loss loss, double lipschitz) implements Gradie
         return addClippedRowByRow(w, data, idx, from, to, weights, clip, out, scratch);
     }
 
-    /** As the plain kernel, with the rows of a GLL batch gathered into the buffers first (same bits). */
+    /**
+     * As the plain kernel; for a GLL batch, the labels and row norms are read ahead and the dots computed
+     * four rows at a time with the buffers ({@link GllBatchKernel}; same bits).
+     */
     @Override
     public int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,
             double clip, DMatrixRMaj out, DMatrixRMaj scratch, BatchBuffers buffers) {
-        if (loss instanceof GeneralizedLinearLoss gll && buffers.dots().length >= 2
-                && buffers.rows().length >= data.dimension()) {
-            return GllBatchKernel.addClipped(gll, w, data, idx, from, to, weights, clip, out, buffers.dots(),
-                    buffers.rows());
+        if (loss instanceof GeneralizedLinearLoss gll) {
+            return GllBatchKernel.addClipped(gll, w, data, idx, from, to, weights, clip, out, buffers);
         }
         return addClippedBatch(w, data, idx, from, to, weights, clip, out, scratch);
     }

@@ -57,7 +57,7 @@ public interface GradientOracle {
 
     /**
      * {@link #addClippedBatch(DMatrixRMaj, Dataset, int[], int, int, double[], double, DMatrixRMaj,
-     * DMatrixRMaj)} with reusable buffers that a kernel may use to order its memory reads (rows gathered
+     * DMatrixRMaj)} with reusable buffers that a kernel may use to order its memory reads (independent loads issued
      * before the dependent arithmetic); the same sums, bit for bit. Modified: out, scratch, buffers.
      */
     default int addClippedBatch(DMatrixRMaj w, Dataset data, int[] idx, int from, int to, double[] weights,

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.spark.api.java.JavaRDD;
+import org.dpopt.oracle.BatchBuffers;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.sampling.BatchSampler;
 import org.ejml.data.DMatrixRMaj;
@@ -63,7 +64,7 @@ final class DriverSampledPlan implements StoredPlan {
             DMatrixRMaj sum = new DMatrixRMaj(d, 1);
             int clipped = local.length == 0 ? 0 : new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY)
                     .addClippedBatch(DMatrixRMaj.wrap(d, 1, ws), b.dataset(), local, 0, local.length, null, clip, sum,
-                            new DMatrixRMaj(d, 1));
+                            new DMatrixRMaj(d, 1), BatchBuffers.of(local.length));
             return new StepSum(sum.data, local.length, clipped, 1, System.nanoTime() - t0);
         });
         return SparkEngine.call(job::collect);

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
+import org.dpopt.oracle.BatchBuffers;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.sampling.BatchPlan;
 import org.ejml.data.DMatrixRMaj;
@@ -198,7 +199,7 @@ final class InPlacePlan extends CachedPlan {
                 DMatrixRMaj sum = new DMatrixRMaj(d, 1);
                 int clipped = idx.length == 0 ? 0 : new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY)
                         .addClippedBatch(DMatrixRMaj.wrap(d, 1, ws), b.dataset(), idx, 0, idx.length, null, clip,
-                                sum, new DMatrixRMaj(d, 1));
+                                sum, new DMatrixRMaj(d, 1), BatchBuffers.of(idx.length));
                 out.add(new StepSum(sum.data, idx.length, clipped, 1, System.nanoTime() - t0));
             }
             return out.iterator();

@@ -11,6 +11,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 import org.dpopt.data.Dataset;
 import org.dpopt.linalg.Checks;
+import org.dpopt.oracle.BatchBuffers;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.sampling.BatchPlan;
 import org.dpopt.sampling.ShufflePlan;
@@ -204,7 +205,8 @@ final class SparkBatchPlan extends CachedPlan {
                     }
                     DMatrixRMaj sum = new DMatrixRMaj(d, 1);
                     int clipped = new ExactGradientOracle(codec.loss(), Double.POSITIVE_INFINITY).addClippedBatch(
-                            DMatrixRMaj.wrap(d, 1, ws), ds, idx, 0, k, null, clip, sum, new DMatrixRMaj(d, 1));
+                            DMatrixRMaj.wrap(d, 1, ws), ds, idx, 0, k, null, clip, sum, new DMatrixRMaj(d, 1),
+                            BatchBuffers.of(Math.max(1, k)));
                     return List.of(new StepSum(sum.data, k, clipped, visited, System.nanoTime() - t0)).iterator();
                 }
             }

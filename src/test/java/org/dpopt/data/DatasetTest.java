@@ -33,6 +33,50 @@ class DatasetTest {
     }
 
     @Test
+    void batchDotsAndUpdatesEqualTheOneRowKernelsBitForBit() {
+        var rng = Rngs.seeded(31);
+        for (int dim : new int[] {1, 3, 4, 7, 100}) {
+            Dataset data = Synthetic.logistic(40, Synthetic.plantedVector(dim, 2.0, rng), rng).data();
+            DMatrixRMaj w = Synthetic.plantedVector(dim, 3.0, rng);
+            for (int count = 0; count <= 11; count++) {
+                int[] rows = new int[count + 2];
+                for (int k = 0; k < rows.length; k++) {
+                    rows[k] = rng.nextInt(40);
+                }
+                double[] out = new double[count + 1];
+                out[count] = 7.0; // beyond count: untouched
+                data.dots(rows, count, w.data, 0, out);
+                for (int k = 0; k < count; k++) {
+                    assertEquals(Double.doubleToRawLongBits(data.dot(rows[k], w)), Double.doubleToRawLongBits(out[k]),
+                            "d = " + dim + ", count = " + count + ", slot " + k);
+                }
+                assertEquals(7.0, out[count]);
+            }
+            checkRows4(data, rng);
+        }
+    }
+
+    /** addScaledRows4 equals four addScaledRow calls in order, bit for bit (at an offset). */
+    private static void checkRows4(Dataset data, org.apache.commons.rng.UniformRandomProvider rng) {
+        int dim = data.dimension();
+        int[] r = {rng.nextInt(40), rng.nextInt(40), rng.nextInt(40), rng.nextInt(40)};
+        double[] a = {rng.nextDouble() - 0.5, -3 * rng.nextDouble(), rng.nextDouble() * 1e-3, 7 * rng.nextDouble()};
+        double[] expected = new double[dim + 3];
+        for (int j = 0; j < expected.length; j++) {
+            expected[j] = rng.nextDouble() - 0.5;
+        }
+        double[] fused = expected.clone();
+        for (int k = 0; k < 4; k++) {
+            data.addScaledRow(r[k], a[k], expected, 2);
+        }
+        data.addScaledRows4(r[0], r[1], r[2], r[3], a[0], a[1], a[2], a[3], fused, 2);
+        for (int j = 0; j < expected.length; j++) {
+            assertEquals(Double.doubleToRawLongBits(expected[j]), Double.doubleToRawLongBits(fused[j]),
+                    "d = " + dim + ", entry " + j);
+        }
+    }
+
+    @Test
     void generatedRowsEqualTheCopiedOnesAndAreValidated() {
         double[][] rows = {{0.6, 0.0, 0.8}, {0.1, -0.2, 0.3}, {0.0, 0.5, -0.5}};
         double[] y = {1, 0, 1};

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The vector kernels give the scalar kernels' bits (dot and axpy, every length 0…40 and 100, 108, 257,
  * arbitrary offsets, entries of mixed signs and magnitudes 2⁻⁶⁰…2⁶⁰ so that additions cancel and round);
+ * the four-row dots and axpys (scalar, vector and the chosen one) give each row's one-row dot, and four
+ * successive axpys, to the bit;
  * the reordered dot agrees to its rounding bound; the choice follows the system property; and a JVM
  * without the Vector API module runs the scalar kernel and prints nothing else. The test JVM has the
  * module (the build adds it); deterministic (fixed seeds).
@@ -73,6 +75,64 @@ class RowKernelsTest {
                 for (int j = 0; j < out1.length; j++) {
                     assertEquals(Double.doubleToRawLongBits(out1[j]), Double.doubleToRawLongBits(out2[j]),
                             "axpy, d = " + d + ", entry " + j);
+                }
+            }
+        }
+    }
+
+    @Test
+    void fourRowDotsGiveTheOneRowBits() {
+        UniformRandomProvider rng = Rngs.seeded(20);
+        for (int d : LENGTHS) {
+            for (int rep = 0; rep < 10; rep++) {
+                int stride = d + rng.nextInt(3);
+                double[] x = array(7 * stride + d + 5, rng);
+                int wo = rng.nextInt(5);
+                double[] w = array(wo + d + rng.nextInt(3), rng);
+                // rows in any order, possibly the same row twice
+                int[] o = {rng.nextInt(7) * stride + rng.nextInt(5), rng.nextInt(7) * stride, 3, rng.nextInt(7) * stride};
+                int ro = rng.nextInt(3);
+                double[] scalar = new double[ro + 4];
+                double[] vector = new double[ro + 4];
+                double[] chosen = new double[ro + 4];
+                RowKernels.scalarDot4(x, o[0], o[1], o[2], o[3], w, wo, d, scalar, ro);
+                RowKernels.vectorDot4(x, o[0], o[1], o[2], o[3], w, wo, d, vector, ro);
+                RowKernels.dot4(x, o[0], o[1], o[2], o[3], w, wo, d, chosen, ro);
+                for (int k = 0; k < 4; k++) {
+                    long expected = Double.doubleToRawLongBits(RowKernels.scalarDot(x, o[k], w, wo, d));
+                    assertEquals(expected, Double.doubleToRawLongBits(scalar[ro + k]), "scalar, d = " + d + ", row " + k);
+                    assertEquals(expected, Double.doubleToRawLongBits(vector[ro + k]), "vector, d = " + d + ", row " + k);
+                    assertEquals(expected, Double.doubleToRawLongBits(chosen[ro + k]), "chosen, d = " + d + ", row " + k);
+                }
+            }
+        }
+    }
+
+    @Test
+    void fourRowAxpysGiveFourSuccessiveAxpysBits() {
+        UniformRandomProvider rng = Rngs.seeded(21);
+        for (int d : LENGTHS) {
+            for (int rep = 0; rep < 10; rep++) {
+                int stride = d + rng.nextInt(3);
+                double[] x = array(7 * stride + d + 5, rng);
+                int[] o = {rng.nextInt(7) * stride + rng.nextInt(5), rng.nextInt(7) * stride, 3, rng.nextInt(7) * stride};
+                double[] a = {entry(rng), entry(rng), entry(rng), entry(rng)};
+                int oo = rng.nextInt(4);
+                double[] expected = array(oo + d + 2, rng);
+                double[] scalar = expected.clone();
+                double[] vector = expected.clone();
+                double[] chosen = expected.clone();
+                for (int k = 0; k < 4; k++) {
+                    RowKernels.scalarAxpy(a[k], x, o[k], expected, oo, d);
+                }
+                RowKernels.scalarAxpy4(a[0], a[1], a[2], a[3], x, o[0], o[1], o[2], o[3], scalar, oo, d);
+                RowKernels.vectorAxpy4(a[0], a[1], a[2], a[3], x, o[0], o[1], o[2], o[3], vector, oo, d);
+                RowKernels.axpy4(a[0], a[1], a[2], a[3], x, o[0], o[1], o[2], o[3], chosen, oo, d);
+                for (int j = 0; j < expected.length; j++) {
+                    long e = Double.doubleToRawLongBits(expected[j]);
+                    assertEquals(e, Double.doubleToRawLongBits(scalar[j]), "scalar, d = " + d + ", entry " + j);
+                    assertEquals(e, Double.doubleToRawLongBits(vector[j]), "vector, d = " + d + ", entry " + j);
+                    assertEquals(e, Double.doubleToRawLongBits(chosen[j]), "chosen, d = " + d + ", entry " + j);
                 }
             }
         }

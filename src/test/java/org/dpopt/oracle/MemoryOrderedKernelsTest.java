@@ -14,14 +14,14 @@ import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 /**
- * The clip-and-sum kernels (the plain one, and the one with rows gathered into buffers first) give the
- * row-by-row loop's sums to the bit, with padding slots, zero weights and absent records, batches longer
+ * The clip-and-sum kernels (the plain one, and the one with buffers: labels and row norms read ahead, dots
+ * four rows at a time) give the row-by-row loop's sums to the bit, with padding slots, zero weights and absent records, batches longer
  * than a chunk, and clipping that is active for some rows only. Deterministic (fixed seeds).
  */
 class MemoryOrderedKernelsTest {
 
     @Test
-    void gatheredAndInPlaceKernelsEqualTheRowByRowLoopBitForBit() {
+    void bufferedAndPlainKernelsEqualTheRowByRowLoopBitForBit() {
         for (int d : new int[] {1, 3, 7, 100}) {
             for (GeneralizedLinearLoss loss : new GeneralizedLinearLoss[] {Losses.logistic(), Losses.hinge(),
                     Losses.huber(0.5)}) {
@@ -48,11 +48,11 @@ class MemoryOrderedKernelsTest {
         int expectedClipped = rowByRow(loss, w, data, idx, weights, clip, expected);
         DMatrixRMaj inPlace = Vectors.of(new double[d]);
         int c1 = oracle.addClippedBatch(w, data, idx, 0, slots, weights, clip, inPlace, new DMatrixRMaj(d, 1));
-        DMatrixRMaj gathered = Vectors.of(new double[d]);
-        int c2 = oracle.addClippedBatch(w, data, idx, 0, slots, weights, clip, gathered, new DMatrixRMaj(d, 1),
-                BatchBuffers.of(d, slots));
+        DMatrixRMaj buffered = Vectors.of(new double[d]);
+        int c2 = oracle.addClippedBatch(w, data, idx, 0, slots, weights, clip, buffered, new DMatrixRMaj(d, 1),
+                BatchBuffers.of(slots));
         assertArrayEquals(expected.data, inPlace.data, 0.0, "in place, d=" + d);
-        assertArrayEquals(expected.data, gathered.data, 0.0, "gathered, d=" + d);
+        assertArrayEquals(expected.data, buffered.data, 0.0, "buffered, d=" + d);
         assertEquals(expectedClipped, c1);
         assertEquals(expectedClipped, c2);
         assertEquals(true, expectedClipped > 0 && expectedClipped < slots, "clipping active for some rows");

@@ -15,6 +15,7 @@ import org.dpopt.loss.Loss;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.oracle.BatchBuffers;
 import org.dpopt.oracle.GradientOracle;
 import org.dpopt.oracle.SmoothedLoss;
 import org.dpopt.sampling.BatchSampler;
@@ -212,6 +213,7 @@ final class LocalizedMirrorDescent {
         private final DMatrixRMaj avg;
         private int[] idx = new int[0];
         private double[] weights = new double[0];
+        private BatchBuffers buffers = BatchBuffers.of(1);
         private double m;
 
         Phase(PrivateRun run, Objective obj, PhasePlan plan, GradientOracle oracle) {
@@ -243,6 +245,7 @@ final class LocalizedMirrorDescent {
             if (idx.length < part.length) {
                 idx = new int[part.length];
                 weights = new double[part.length];
+                buffers = BatchBuffers.of(part.length);
             }
             UniformRandomProvider rng = run.rng();
             BatchSampler.BatchIterator batches = PoissonSampler.over(part, part.length, plan.samplingProbability(), rng);
@@ -254,7 +257,7 @@ final class LocalizedMirrorDescent {
             for (long t = 0; t < steps; t++) {
                 Vectors.zero(sum);
                 int k = batches.next(idx, weights);
-                oracle.addClippedBatch(w, data, idx, 0, k, weights, clip, sum, tmp);
+                oracle.addClippedBatch(w, data, idx, 0, k, weights, clip, sum, tmp, buffers);
                 evaluations += present(k, data.size());
                 run.gaussian(sum, obj.clip(), stepEvent);
                 step(b, eta, radius);
