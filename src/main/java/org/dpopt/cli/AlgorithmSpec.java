@@ -18,6 +18,9 @@ import org.dpopt.optim.check.ConstantCheck;
  */
 abstract class AlgorithmSpec {
 
+    /** The smallest positive share of ε the constant check accepts. */
+    static final double MIN_CONSTANT_CHECK = 1e-6;
+
     /** The hint of the SGD-style algorithms (the default). */
     static final String SGD_HINT = "--epochs, --learning-rate or --clip-norm";
 
@@ -82,8 +85,8 @@ abstract class AlgorithmSpec {
      */
     final double constantCheckShare(TrainArgs args) {
         double s = args.or(Flag.CONSTANT_CHECK, constantCheckDefault());
-        if (!(s >= 0 && s < 1)) {
-            throw Checks.fail("--constant-check", "in [0, 1) (0 turns the check off)", s);
+        if (!(s == 0 || (s >= MIN_CONSTANT_CHECK && s < 1))) {
+            throw Checks.fail("--constant-check", "0 (off) or in [" + MIN_CONSTANT_CHECK + ", 1)", s);
         }
         return s;
     }

@@ -57,8 +57,8 @@ final class MajorityGuard {
         if (accuracy > majority) {
             return null;
         }
-        String lead = constantReleased ? "the constant check released a constant classifier (the trained one did "
-                + "no better on the training data): " : "";
+        String lead = constantReleased ? "the constant check released a constant classifier (the trained one's "
+                + "noisy count of correct training labels was lower): " : "";
         return lead + "test accuracy " + String.format(java.util.Locale.ROOT, "%.4f", accuracy)
                 + " is no better than the majority-class rate " + String.format(java.util.Locale.ROOT, "%.4f", majority)
                 + " of the test labels; for " + alg.name() + " try " + alg.hint()

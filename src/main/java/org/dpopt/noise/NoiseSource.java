@@ -122,4 +122,15 @@ public interface NoiseSource {
      * @param epsilon ε ≥ 0 of the run's (ε, δ) statement (+∞ allowed)
      */
     double implementationDelta(double epsilon);
+
+    /** The coordinates and candidates released so far that {@link #implementationDelta} counts (0 if seeded). */
+    long secureDraws();
+
+    /**
+     * Counts releases another source made for the same run (a first stage run on its own), so that
+     * {@link #implementationDelta} covers them too; nothing for seeded noise.
+     *
+     * @param draws that source's {@link #secureDraws()} (≥ 0)
+     */
+    void countDrawsOf(long draws);
 }

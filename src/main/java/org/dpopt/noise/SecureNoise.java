@@ -169,6 +169,19 @@ final class SecureNoise implements NoiseSource {
         return draws;
     }
 
+    @Override
+    public long secureDraws() {
+        return draws;
+    }
+
+    @Override
+    public void countDrawsOf(long d) {
+        if (d < 0) {
+            throw Checks.fail("draws", "non-negative", d);
+        }
+        draws = Math.addExact(draws, d);
+    }
+
     /** Slow-path count (tests and benchmarks). */
     long slowPaths() {
         return exact.slowPaths;

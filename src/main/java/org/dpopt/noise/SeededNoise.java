@@ -88,4 +88,14 @@ final class SeededNoise implements NoiseSource {
     public String toString() {
         return "SeededNoise[" + rng + "]";
     }
+
+    @Override
+    public long secureDraws() {
+        return 0;
+    }
+
+    @Override
+    public void countDrawsOf(long draws) {
+        // seeded noise makes no implementation claim
+    }
 }

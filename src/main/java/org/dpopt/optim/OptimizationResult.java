@@ -29,15 +29,21 @@ import org.ejml.data.DMatrixRMaj;
  * @param ledger the canonical event recorded during the run
  * @param noise "secure" or the seeded-mode warning
  * @param nonPrivateDiagnostics non-private diagnostics (empty unless asked for)
+ * @param secureDraws the coordinates and candidates the run's secure noise released (a public count: its
+ *                    implementation δ grows with it, see {@code NoiseSource#implementationDelta}); 0 for
+ *                    seeded noise
  */
 public record OptimizationResult(DMatrixRMaj solution, PrivacyReport privacy, RunPlan plan, DpEvent ledger,
-        String noise, Diagnostics nonPrivateDiagnostics) {
+        String noise, Diagnostics nonPrivateDiagnostics, long secureDraws) {
 
     /** Creates a result (for the run core); validates and copies the solution. */
     public OptimizationResult {
         solution = Checks.notNull("solution", solution).copy();
         Checks.allNotNull("privacy", privacy, "plan", plan, "ledger", ledger, "noise", noise, "diagnostics",
                 nonPrivateDiagnostics);
+        if (secureDraws < 0) {
+            throw Checks.fail("secureDraws", "non-negative", secureDraws);
+        }
     }
 
     /** A copy of the released model. */

@@ -76,8 +76,11 @@ class ConstantCheckCliTest {
         Path model = dir.resolve("m.json");
         Run big = train("noisy-sfw", "--constant-check", "1", "--model-out", model.toString());
         assertEquals(2, big.rc());
-        assertEquals("dpopt: --constant-check must be in [0, 1) (0 turns the check off) but was 1.0",
-                big.err().strip());
+        assertEquals("dpopt: --constant-check must be 0 (off) or in [1.0E-6, 1) but was 1.0", big.err().strip());
+        Run tiny = train("noisy-sfw", "--constant-check", "1e-320");
+        assertEquals(2, tiny.rc());
+        assertEquals("dpopt: --constant-check must be 0 (off) or in [1.0E-6, 1) but was 1.0E-320",
+                tiny.err().strip());
         assertFalse(Files.exists(model));
         Run noIntercept = train("noisy-sfw", "--constant-check", "0.2", "--no-intercept");
         assertEquals(2, noIntercept.rc());

@@ -23,7 +23,7 @@ import org.ejml.data.DMatrixRMaj;
  * The trained optimizer runs at (ε − ε₀, δ); then report-noisy-max over three training-set counts —
  * the rows the trained w labels correctly, the rows with a negative label, the rows with a positive
  * label — picks what is released: w, or the constant classifier of the winning class (w = 0 apart from
- * the intercept, whose score is ∓1). A model that is worse on its own training data than "always the
+ * the intercept, whose score has the sign of that class: ∓1 before projection onto the domain). A model that is worse on its own training data than "always the
  * majority class" is then rarely released; a good one costs ε₀ of the budget. A public head start
  * (a margin, in Laplace scales) for the trained classifier's count makes replacing it rarer still.
  *
@@ -38,7 +38,9 @@ import org.ejml.data.DMatrixRMaj;
  * noisy counts are not released.
  *
  * <p>Needs a binary classification loss and an intercept (the constant classifiers are intercept-only
- * models). The optimizer keeps the trained optimizer's name.
+ * models). The optimizer keeps the trained optimizer's name. The trained optimizer runs with its own
+ * run options (its diagnostics, observer and audit mutation); this check's options apply to the
+ * selection only. A check cannot be the trained optimizer of another check.
  */
 public final class ConstantCheck extends BaseOptimizer<ConstantCheck.Builder> {
     private ConstantCheck(Builder b) {
@@ -53,6 +55,9 @@ public final class ConstantCheck extends BaseOptimizer<ConstantCheck.Builder> {
     public static Builder builder(PrivateOptimizer trained) {
         Builder b = new Builder();
         b.trained = Checks.notNull("trained", trained);
+        if (trained instanceof ConstantCheck) {
+            throw Checks.fail("trained optimizer", "not itself a constant check", trained.name());
+        }
         return b;
     }
 
@@ -75,6 +80,10 @@ public final class ConstantCheck extends BaseOptimizer<ConstantCheck.Builder> {
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         requireClassifierWithIntercept(shape);
         double eps0 = config.share * budget.epsilon();
+        if (!(eps0 > 0 && Double.isFinite(2 / eps0))) {
+            throw Checks.fail("constant check share", "large enough that share x epsilon = " + eps0
+                    + " has a finite Laplace scale", config.share);
+        }
         ReportNoisyMax rnm = new ReportNoisyMax(1.0, eps0, relation() == NeighboringRelation.ADD_OR_REMOVE_ONE,
                 relation());
         RunPlan trained = config.trained.plan(shape, PrivacyBudget.of(budget.epsilon() - eps0, budget.delta()));

@@ -241,7 +241,15 @@ public final class PrivateRun {
             throw Checks.fail("stage", "a private run whose ledger is its plan's statement",
                     stage.ledger().describe());
         }
+        if (stage.plan().relation() != plan.relation() || !stage.plan().shape().equals(plan.shape())) {
+            throw Checks.fail("stage", "a run planned for this run's shape and relation", stage.plan());
+        }
+        if (stage.noise().equals(NoiseSource.SECURE_DESCRIPTION) != noise.isSecure()) {
+            throw Checks.fail("stage", "a run with this run's kind of noise (" + noise.description() + ")",
+                    stage.noise());
+        }
         ledgers.peek().record(stage.ledger());
+        noise.countDrawsOf(stage.secureDraws()); // this run's implementation δ covers the stage's draws
         for (String s : stage.privacy().notes()) {
             if (!s.startsWith("secure noise") && !notes.contains(s)) {
                 notes.add(s);
@@ -344,10 +352,12 @@ public final class PrivateRun {
             }
         }
         for (String s : runNotes()) {
-            report = report.withNote(s);
+            if (!report.notes().contains(s)) {
+                report = report.withNote(s);
+            }
         }
         Diagnostics diag = options.diagnostics() ? diagnostics.build() : Diagnostics.none();
-        return new OptimizationResult(solution, report, plan, ledger, noise.description(), diag);
+        return new OptimizationResult(solution, report, plan, ledger, noise.description(), diag, noise.secureDraws());
     }
 
     /**

@@ -17,6 +17,7 @@ import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.PrivateRun;
+import org.dpopt.oracle.BatchBuffers;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.oracle.GradientOracle;
 import org.ejml.data.DMatrixRMaj;
@@ -81,6 +82,7 @@ public final class NonPrivateSgd extends BaseOptimizer<NonPrivateSgd.Builder> {
         DMatrixRMaj sum = new DMatrixRMaj(d, 1);
         int[] perm = PermutationSampler.natural(n);
         GradientOracle oracle = new ExactGradientOracle(problem.loss(), Double.POSITIVE_INFINITY);
+        BatchBuffers buffers = BatchBuffers.of(b); // the batch kernel dp-sgd uses: a like-for-like baseline
         for (long t = 0; t < s.steps(); t++) {
             int start = (int) ((t % s.stepsPerEpoch()) * b);
             if (start == 0) {
@@ -88,7 +90,7 @@ public final class NonPrivateSgd extends BaseOptimizer<NonPrivateSgd.Builder> {
             }
             int end = Math.min(n, start + b);
             Vectors.zero(sum);
-            oracle.addClippedBatch(w, data, perm, start, end, null, Double.POSITIVE_INFINITY, sum, g);
+            oracle.addClippedBatch(w, data, perm, start, end, null, Double.POSITIVE_INFINITY, sum, g, buffers);
             if (config.l2 > 0) {
                 Vectors.scale(1 - config.sgd.learningRate() * config.l2, w);
             }

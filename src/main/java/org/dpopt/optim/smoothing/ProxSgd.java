@@ -187,7 +187,7 @@ public final class ProxSgd implements PrivateOptimizer {
             diag = b.put(Diagnostic.INNER_GRADIENT_EVALUATIONS,
                     diag.get(Diagnostic.GRADIENT_EVALUATIONS) * p.innerSteps()).build();
         }
-        return new OptimizationResult(r.solution(), r.privacy(), plan, r.ledger(), r.noise(), diag);
+        return new OptimizationResult(r.solution(), r.privacy(), plan, r.ledger(), r.noise(), diag, r.secureDraws());
     }
 
     @Override

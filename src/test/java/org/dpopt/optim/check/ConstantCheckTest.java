@@ -198,4 +198,23 @@ class ConstantCheckTest {
         assertArrayEquals(direct.solution().data, viaEngine.solution().data, 0.0);
         assertEquals(direct.ledger(), viaEngine.ledger());
     }
+
+    /** Secure noise: the check's implementation δ counts the trained stage's draws and its own three. */
+    @Test
+    void secureNoiseChargesBothStagesAndNotesAreNotRepeated() {
+        Problem p = problem(300, true, 0, 13);
+        ConstantCheck check = ConstantCheck.builder(NoisySgd.builder().epochs(2).build()).build();
+        RunPlan plan = check.plan(p.shape(), PrivacyBudget.of(1, 1e-5));
+        UniformRandomProvider g = Rngs.secure();
+        OptimizationResult stage = check.trained().run(p, ConstantCheck.trainedPlan(plan), g);
+        assertTrue(stage.secureDraws() > 0);
+        OptimizationResult r = check.check(plan, p.shape(), stage, ClassCounts.of(p.data()), g);
+        assertEquals(stage.secureDraws() + 3, r.secureDraws());
+        List<String> notes = r.privacy().notes();
+        assertEquals(notes.size(), new java.util.HashSet<>(notes).size(), "a note repeated: " + notes);
+        assertThrows(IllegalArgumentException.class, () -> ConstantCheck.builder(check));
+        OptimizationResult seeded = check.trained().run(p, ConstantCheck.trainedPlan(plan), Rngs.seeded(1));
+        assertThrows(IllegalArgumentException.class, () -> check.check(plan, p.shape(), seeded,
+                ClassCounts.of(p.data()), Rngs.secure()), "a seeded stage in a secure run");
+    }
 }
