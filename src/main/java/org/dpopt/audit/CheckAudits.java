@@ -72,8 +72,13 @@ final class CheckAudits {
      * the selection's scale is b_t = 2Δ/ε_t with Δ = 2·√(1 + c²)·r/n: a lead of 0.10·A·ε_t ≥ 20 scales.
      */
     static int anchors(double epsilon) {
+        return anchorsFor(200, epsilon);
+    }
+
+    /** ⌈k/ε_t⌉ anchors, at most {@value #MAX_ANCHORS}, with ε_t = (1 − {@value #SHARE})ε the trained stage's budget. */
+    private static int anchorsFor(double k, double epsilon) {
         double trained = (1 - SHARE) * Checks.epsilon("epsilon", epsilon);
-        return (int) Math.min(MAX_ANCHORS, Math.ceil(200 / trained));
+        return (int) Math.min(MAX_ANCHORS, Math.ceil(k / trained));
     }
 
     private static Dataset rows(int anchors, double slotLabel) {
@@ -126,8 +131,7 @@ final class CheckAudits {
      * run.
      */
     static int sgdAnchors(double epsilon) {
-        double trained = (1 - SHARE) * Checks.epsilon("epsilon", epsilon);
-        return (int) Math.min(MAX_ANCHORS, Math.ceil(60 / trained));
+        return anchorsFor(60, epsilon);
     }
 
     private static Dataset sgdRows(int anchors, boolean withCanary) {
