@@ -35,11 +35,24 @@ public final class BudgetLedger {
      * @param delta the release's own δ
      * @param accountant the accountant that certified it
      * @param event the release's event, which the ledger composes
+     * @param failureProbability p ≥ 0 when the release equals its event's mechanism except on an event of
+     *                           probability at most p on every dataset (a solver that may fail): its δ
+     *                           includes (1 + e^ε)p, which the event does not carry, so the ledger charges
+     *                           it again at the composed ε; 0 otherwise
      */
     public record Entry(Instant time, String release, double epsilon, double delta, String accountant,
-            DpEvent event) {
+            DpEvent event, double failureProbability) {
+
+        /** A release whose event is its whole mechanism (no failure probability). */
+        public Entry(Instant time, String release, double epsilon, double delta, String accountant, DpEvent event) {
+            this(time, release, epsilon, delta, accountant, event, 0);
+        }
+
         /** Validates. */
         public Entry {
+            if (!(failureProbability >= 0 && failureProbability < 1)) {
+                throw Checks.fail("failure probability", "in [0, 1)", failureProbability);
+            }
             Checks.notNull("time", time);
             Checks.notNull("release", release);
             if (release.indexOf('\n') >= 0 || release.indexOf('\r') >= 0) {
@@ -57,6 +70,14 @@ public final class BudgetLedger {
          * @throws IllegalArgumentException if the report is only a lower bound or ε is infinite
          */
         public static Entry of(String release, PrivacyReport report, Instant time) {
+            return of(release, report, 0, time);
+        }
+
+        /**
+         * As {@link #of(String, PrivacyReport, Instant)}, for a release with a failure probability p (see
+         * the record).
+         */
+        public static Entry of(String release, PrivacyReport report, double failureProbability, Instant time) {
             Checks.notNull("report", report);
             if (report.bound() != Bound.UPPER) {
                 throw Checks.fail("privacy report of " + release, "an upper bound to be recorded in a budget",
@@ -65,7 +86,8 @@ public final class BudgetLedger {
             if (!Double.isFinite(report.epsilon())) {
                 throw Checks.fail("epsilon of " + release, "finite to be recorded in a budget", report.epsilon());
             }
-            return new Entry(time, release, report.epsilon(), report.delta(), report.accountant(), report.event());
+            return new Entry(time, release, report.epsilon(), report.delta(), report.accountant(), report.event(),
+                    failureProbability);
         }
     }
 

@@ -37,10 +37,12 @@ final class LedgerComposition {
         List<DpEvent> events = new ArrayList<>();
         double sumEps = 0;
         double sumDelta = 0;
+        double failure = 0;
         for (BudgetLedger.Entry e : entries) {
             events.add(e.event());
             sumEps += e.epsilon();
             sumDelta += e.delta();
+            failure += e.failureProbability();
         }
         double best = Double.POSITIVE_INFINITY;
         String how = "no valid composition (the total is unbounded)";
@@ -50,13 +52,31 @@ final class LedgerComposition {
         }
         DpEvent composed = new ComposedEvent(events);
         for (PrivacyAccountant acc : accountants(relation)) {
-            double eps = epsilon(acc, composed, delta);
+            double eps = failure > 0 ? charged(acc, composed, delta, failure) : epsilon(acc, composed, delta);
             if (eps < best) {
                 best = eps;
                 how = acc.name() + " composition of the " + entries.size() + " recorded events";
             }
         }
         return new BudgetLedger.Spending(best, delta, how);
+    }
+
+    /**
+     * ε of the composed events when the releases differ from their events' mechanisms on events of total
+     * probability at most P on every dataset: then the composition is (ε, δ_acc(ε) + (1 + e^ε)P)-DP, so ε
+     * is the accountant's at δ − (1 + e^ε)P, found by a monotone fixed point (+∞ if δ cannot cover it).
+     */
+    private static double charged(PrivacyAccountant acc, DpEvent composed, double delta, double failure) {
+        double used = 2 * failure; // (1 + e^0)P: the charge at the smallest ε
+        for (int k = 0; k < 200 && delta - used > 0; k++) {
+            double eps = epsilon(acc, composed, delta - used);
+            double need = (1 + Math.exp(eps)) * failure;
+            if (!(eps < Double.POSITIVE_INFINITY) || need <= used) {
+                return need <= used ? eps : Double.POSITIVE_INFINITY;
+            }
+            used = need;
+        }
+        return Double.POSITIVE_INFINITY;
     }
 
     private static double epsilon(PrivacyAccountant acc, DpEvent composed, double delta) {

@@ -24,12 +24,14 @@ import org.dpopt.linalg.Checks;
  * total_delta 1.0E-5
  * relation ADD_OR_REMOVE_ONE
  * release TIME\tEPSILON\tDELTA\tACCOUNTANT\tEVENT\tWHAT
+ * failure_probability P          (only after a release that has one)
  * checksum sha256 HEX
  * </pre>
  */
 final class LedgerText {
     static final String FORMAT = "format dpopt-budget 1";
     private static final String CHECKSUM = "checksum sha256 ";
+    private static final String FAILURE = "failure_probability ";
 
     private LedgerText() {
     }
@@ -45,6 +47,9 @@ final class LedgerText {
             sb.append("release ").append(e.time()).append('\t').append(e.epsilon()).append('\t').append(e.delta())
                     .append('\t').append(e.accountant()).append('\t').append(EventCodec.encode(e.event()))
                     .append('\t').append(e.release()).append('\n');
+            if (e.failureProbability() > 0) {
+                sb.append(FAILURE).append(e.failureProbability()).append('\n');
+            }
         }
         String body = sb.toString();
         return body + CHECKSUM + sha256(body) + "\n";
@@ -87,7 +92,13 @@ final class LedgerText {
         NeighboringRelation rel = relation(value(lines.get(3), "relation", source), source);
         List<BudgetLedger.Entry> entries = new ArrayList<>();
         for (int k = 4; k < lines.size(); k++) {
-            entries.add(entry(value(lines.get(k), "release", source), source));
+            BudgetLedger.Entry e = entry(value(lines.get(k), "release", source), source);
+            if (k + 1 < lines.size() && lines.get(k + 1).startsWith(FAILURE)) {
+                k++;
+                double p = number(lines.get(k).substring(FAILURE.length()), source);
+                e = new BudgetLedger.Entry(e.time(), e.release(), e.epsilon(), e.delta(), e.accountant(), e.event(), p);
+            }
+            entries.add(e);
         }
         return BudgetLedger.of(eps, delta, rel, entries);
     }

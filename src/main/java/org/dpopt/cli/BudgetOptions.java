@@ -7,6 +7,7 @@ import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.budget.BudgetFile;
 import org.dpopt.budget.BudgetLedger;
 import org.dpopt.linalg.Checks;
+import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunPlan;
 import picocli.CommandLine.Option;
@@ -81,13 +82,20 @@ final class BudgetOptions {
         BudgetFile.Session s = BudgetFile.open(file);
         try {
             BudgetLedger ledger = s.ledger().map(this::sameTotals).orElseGet(() -> create(plan));
-            BudgetLedger.Entry planned = BudgetLedger.Entry.of(release, plan.report(), Instant.now());
+            double p = failureProbability(plan);
+            BudgetLedger.Entry planned = BudgetLedger.Entry.of(release, plan.report(), p, Instant.now());
             ledger.require(planned, plan.relation());
-            return new Hold(s, ledger, release);
+            return new Hold(s, ledger, release, p);
         } catch (RuntimeException e) {
             s.close();
             throw e;
         }
+    }
+
+    /** The plan's public failure probability p (a solver that may fail), or 0. */
+    private static double failureProbability(RunPlan plan) {
+        return plan.parameters().has(Param.FAILURE_PROBABILITY) ? plan.parameters().real(Param.FAILURE_PROBABILITY)
+                : 0;
     }
 
     private BudgetLedger sameTotals(BudgetLedger l) {
@@ -121,16 +129,18 @@ final class BudgetOptions {
         private final BudgetFile.Session session;
         private final BudgetLedger ledger;
         private final String release;
+        private final double failureProbability;
 
-        private Hold(BudgetFile.Session session, BudgetLedger ledger, String release) {
+        private Hold(BudgetFile.Session session, BudgetLedger ledger, String release, double failureProbability) {
             this.session = session;
             this.ledger = ledger;
             this.release = release;
+            this.failureProbability = failureProbability;
         }
 
         /** Records the finished run's release (before anything is published); returns the new ledger. */
         BudgetLedger commit(PrivacyReport report) {
-            BudgetLedger next = ledger.record(BudgetLedger.Entry.of(release, report, Instant.now()), report.relation());
+            BudgetLedger next = ledger.record(BudgetLedger.Entry.of(release, report, failureProbability, Instant.now()), report.relation());
             session.write(next);
             return next;
         }

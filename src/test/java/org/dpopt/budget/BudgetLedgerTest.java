@@ -85,4 +85,34 @@ class BudgetLedgerTest {
         PrivacyReport upper = new PrivacyReport(0.5, 0.5, 1e-6, "pld", AR, SGD, Bound.UPPER, java.util.List.of());
         assertEquals(0.5, BudgetLedger.Entry.of("x", upper, Instant.EPOCH).epsilon());
     }
+
+    /**
+     * A release that may fail with probability p (objective perturbation's solver) records p: the ledger
+     * charges (1 + e^ε)p again at the composed ε, which its event alone does not carry; the file keeps p.
+     */
+    @Test
+    void aFailureProbabilityIsChargedAtTheComposedEpsilonAndKeptInTheFile() {
+        NeighboringRelation rr = NeighboringRelation.REPLACE_ONE;
+        double p = 1e-6;
+        double own = (1 + Math.exp(1.0)) * p;
+        DpEvent m = new EpsilonDeltaEvent(1.0, 1e-5 - own);
+        BudgetLedger.Entry failing = new BudgetLedger.Entry(Instant.EPOCH, "objpert", 1.0, 1e-5, "basic", m, p);
+        BudgetLedger.Entry plain = new BudgetLedger.Entry(Instant.EPOCH, "objpert", 1.0, 1e-5, "basic", m);
+        BudgetLedger withP = BudgetLedger.empty(100, 1e-4, rr).record(failing, rr).record(failing, rr);
+        BudgetLedger withoutP = BudgetLedger.empty(100, 1e-4, rr).record(plain, rr).record(plain, rr);
+        double eps = withP.spent().epsilon();
+        assertTrue(eps > withoutP.spent().epsilon(), eps + " vs " + withoutP.spent().epsilon());
+        assertTrue(eps <= 2.0 + 1e-12, "never above basic composition: " + eps);
+        // the statement it certifies holds: the events' δ at eps plus the charge at eps fit the total
+        DpEvent composed = new org.dpopt.accounting.ComposedEvent(java.util.List.of(m, m));
+        double need = new PldAccountant(1e-4, rr).delta(composed, eps) + (1 + Math.exp(eps)) * 2 * p;
+        assertTrue(need <= 1e-4 * (1 + 1e-9) || eps == 2.0, "delta needed " + need);
+        BudgetLedger back = LedgerText.read(LedgerText.write(withP), "test");
+        assertEquals(p, back.entries().get(1).failureProbability(), 0);
+        assertEquals(eps, back.spent().epsilon(), 0);
+        assertEquals(0, LedgerText.read(LedgerText.write(withoutP), "test").entries().get(0).failureProbability(), 0);
+        assertTrue(!LedgerText.write(withoutP).contains("failure_probability"), "old-format files stay as they were");
+        assertThrows(IllegalArgumentException.class, () -> new BudgetLedger.Entry(Instant.EPOCH, "x", 1, 1e-5, "b", m,
+                -1e-9));
+    }
 }
