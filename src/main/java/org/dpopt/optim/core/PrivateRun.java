@@ -251,7 +251,7 @@ public final class PrivateRun {
         ledgers.peek().record(stage.ledger());
         noise.countDrawsOf(stage.secureDraws()); // this run's implementation δ covers the stage's draws
         for (String s : stage.privacy().notes()) {
-            if (!s.startsWith("secure noise") && !notes.contains(s)) {
+            if (!s.startsWith("secure noise")) {
                 notes.add(s);
             }
         }
@@ -352,7 +352,7 @@ public final class PrivateRun {
             }
         }
         for (String s : runNotes()) {
-            if (!report.notes().contains(s)) {
+            if (!report.notes().contains(s)) { // once: a stage's notes may repeat the plan's or this run's
                 report = report.withNote(s);
             }
         }
@@ -400,11 +400,7 @@ public final class PrivateRun {
                     : "the dataset size n = " + s.size() + " is treated as public (declare it in advance to keep "
                             + "the actual size private)");
         }
-        for (String s : notes) {
-            if (!out.contains(s)) {
-                out.add(s);
-            }
-        }
+        out.addAll(notes);
         return out;
     }
 
