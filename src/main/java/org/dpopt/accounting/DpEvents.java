@@ -41,6 +41,32 @@ public final class DpEvents {
         return Optional.empty();
     }
 
+    /**
+     * How many noisy releases an event makes: its leaf mechanisms counted with the multiplicity of
+     * every self-composition around them (the parts of a sequential or parallel composition add up; a
+     * Poisson-sampled event is one release per repetition; no-ops count zero). Saturates at
+     * {@link Long#MAX_VALUE}.
+     */
+    public static long releases(DpEvent e) {
+        Checks.notNull("event", e);
+        if (e instanceof NoOpEvent) {
+            return 0;
+        }
+        Optional<List<DpEvent>> inner = parts(e);
+        if (inner.isEmpty()) {
+            return 1;
+        }
+        long sum = 0;
+        for (DpEvent part : inner.get()) {
+            long r = releases(part);
+            sum = sum > Long.MAX_VALUE - r ? Long.MAX_VALUE : sum + r;
+        }
+        if (e instanceof SelfComposedEvent s) {
+            return sum != 0 && s.count() > Long.MAX_VALUE / sum ? Long.MAX_VALUE : sum * s.count();
+        }
+        return sum;
+    }
+
     /** "name[d₁, d₂, …]" with the components' descriptions. */
     static String describeAll(String name, List<DpEvent> events) {
         return name + "[" + events.stream().map(DpEvent::describe).collect(Collectors.joining(", ")) + "]";

@@ -1,5 +1,6 @@
 package org.dpopt.cli;
 
+import org.dpopt.accounting.DpEvents;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.Param;
@@ -54,15 +55,28 @@ final class TrainLimits {
         }
     }
 
-    /** Refuses a plan with too many steps (e.g. many epochs of tiny batches), before it runs. */
+    /**
+     * Refuses a plan with too many steps (e.g. many epochs of tiny batches), before it runs. The step
+     * limit is for steps that each release noise (the statement makes at least one release per step);
+     * a plan whose steps are solver steps between a few releases (SVRG's inner steps, one row gradient
+     * each) is held to the work limit instead: steps × parameters.
+     */
     static void steps(RunPlan plan, Double epochs) {
-        if (plan.parameters().has(Param.STEPS)) {
-            double t = plan.parameters().real(Param.STEPS);
-            if (t > MAX_STEPS) {
-                String why = "small enough for at most " + MAX_STEPS + " steps (fewer epochs or larger batches; "
-                        + "this plan has " + (long) t + ")";
-                throw epochs != null ? Checks.fail("--epochs", why, epochs) : Checks.fail("planned steps", why, (long) t);
-            }
+        if (!plan.parameters().has(Param.STEPS)) {
+            return;
+        }
+        double t = plan.parameters().real(Param.STEPS);
+        boolean noisySteps = DpEvents.releases(plan.statement()) >= t;
+        if (noisySteps && t > MAX_STEPS) {
+            String why = "small enough for at most " + MAX_STEPS + " steps (fewer epochs or larger batches; "
+                    + "this plan has " + (long) t + ")";
+            throw epochs != null ? Checks.fail("--epochs", why, epochs) : Checks.fail("planned steps", why, (long) t);
+        }
+        double work = t * plan.shape().parameterDimension();
+        if (!noisySteps && work > MAX_WORK) {
+            throw Checks.fail("planned steps", String.format("at most %.4g for %d parameters (a run is limited to "
+                    + "%.0e gradient coordinates, hours of work)", MAX_WORK / plan.shape().parameterDimension(),
+                    plan.shape().parameterDimension(), MAX_WORK), (long) t);
         }
     }
 }
