@@ -11,6 +11,16 @@ final class NoisyFrankWolfeSpec extends FrankWolfeSpec {
                 + "advanced composition", Sets.POLYTOPE, false);
     }
 
+    /**
+     * No head start: at small ε this method's models are often worse than a constant on small sets, and
+     * on the validation splits a margin of two scales released more of them (at ε = 0.5, breast_cancer
+     * −0.104 against −0.045 below the majority rate).
+     */
+    @Override
+    double constantCheckMargin() {
+        return 0;
+    }
+
     @Override
     PrivateOptimizer build(TrainArgs a) {
         return NoisyFrankWolfe.builder().runOptions(a.runOptions()).build();

@@ -55,6 +55,18 @@ class ConstantCheckCliTest {
         String choice = j.get("constant_check").asText();
         assertTrue(choice.equals("trained") || choice.equals("negative") || choice.equals("positive"), choice);
         assertTrue(j.get("privacy").asText().contains("constant check:"), j.toString());
+        JsonNode params = j.get("parameters");
+        assertEquals(2 * params.get("constant_check_scale").asDouble(), params.get("constant_check_margin").asDouble(),
+                1e-12, "a head start of two Laplace scales");
+    }
+
+    @Test
+    void vrFrankWolfeGivesTheTrainedModelNoHeadStart() throws Exception {
+        Run r = train("vr-frank-wolfe");
+        assertEquals(0, r.rc(), r.err());
+        JsonNode params = r.json().get("parameters");
+        assertTrue(params.get("constant_check_scale").asDouble() > 0, params.toString());
+        assertEquals(0.0, params.get("constant_check_margin").asDouble(), 0.0);
     }
 
     @Test
