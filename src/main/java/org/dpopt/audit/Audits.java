@@ -99,6 +99,7 @@ public final class Audits {
         add("noisy-sfw", "multi-canary-one-step", gauss, MultiCanaryAudits::noisySfw);
         add("noisy-sfw", "one-pass", gauss, FamilyAudits::noisySfw);
         add("noisy-sfw", "full-batch-passes", gauss, FamilyAudits::noisySfwPasses);
+        add("noisy-sfw", "isolated-poisson", Set.of(Mutation.HALF_NOISE), SgdAudits::noisySfwPoisson);
         add("constant-check", "label-flip-tie", FamilyAudits.RNM_MUTANTS, CheckAudits::constantCheck);
         add("constant-check", "added-row-tie", FamilyAudits.RNM_MUTANTS, CheckAudits::constantCheckAddRemove);
     }

@@ -163,7 +163,8 @@ final class FamilyAudits {
     }
 
     /**
-     * {@code noisy-sfw} with its practical default, K full-batch passes (n = 100, so K = 100 releases): the
+     * {@code noisy-sfw} with K = 100 full-batch passes (n = 100, so K = 100 releases; the library's
+     * {@code passes(100)}, the practical default before the Poisson batches): the
      * same canary over null others, so every release is ∓(L/n)e_1 plus the Gaussian noise whatever the
      * iterate; white-box, −Σ_t ⟨v_t, e_1⟩ over the K releases, the Neyman–Pearson statistic of the pair.
      */
@@ -171,7 +172,7 @@ final class FamilyAudits {
         NeighbouringPair pair = nullOthersReplaceOne();
         return new AuditTarget("noisy-sfw", "full-batch-passes", PrivacyBudget.of(epsilon, 1e-5), pair, HUBER,
                 new LpBall(2, 1.0),
-                (m, o) -> NoisyStochasticFrankWolfe.builder().mutation(m).observer(o).build(),
+                (m, o) -> NoisyStochasticFrankWolfe.builder().passes(100).mutation(m).observer(o).build(),
                 Statistics.of("release-sum", true, r -> {
                     double sum = 0;
                     for (int t = 0; t < r.releases(); t++) {
@@ -179,7 +180,7 @@ final class FamilyAudits {
                     }
                     return sum;
                 }), GAUSSIAN_MUTANTS, RDP_REPLACE, RDP_REPLACE,
-                "n = 100, the practical default (K = 100 full-batch passes); the sum of the canary coordinate "
+                "n = 100, K = 100 full-batch passes; the sum of the canary coordinate "
                         + "of the K noisy gradients (white-box)");
     }
 

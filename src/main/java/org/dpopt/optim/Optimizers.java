@@ -41,7 +41,7 @@ public final class Optimizers {
             new Entry("noisy-frank-wolfe", "noisy Frank-Wolfe with report-noisy-max", NoisyFrankWolfe::builder),
             new Entry("vr-frank-wolfe", "one-pass variance-reduced private Frank-Wolfe",
                     VarianceReducedFrankWolfe::builder),
-            new Entry("noisy-sfw", "noisy stochastic Frank-Wolfe over an lp ball (by default full-batch passes)",
+            new Entry("noisy-sfw", "noisy stochastic Frank-Wolfe over an lp ball (by default on Poisson batches)",
                     NoisyStochasticFrankWolfe::builder),
             new Entry("phased-sgd", "phased SGD with bisection smoothing", PhasedSgd::builder),
             new Entry("prox-sgd", "noisy SGD on the Moreau envelope", ProxSgd::builder),

@@ -36,7 +36,10 @@ class FrankWolfeCliTest {
             JsonNode j = CliTest.json(CliTest.run(args));
             assertEquals(c[0], j.get("algorithm").asText());
             assertTrue(j.get("epsilon").asDouble() <= 5.0, String.join(" ", c));
-            assertEquals("REPLACE_ONE", j.get("relation").asText());
+            // noisy-sfw's practical default runs on Poisson batches (add/remove), the others replace-one
+            assertEquals(c[0].equals("noisy-sfw") && !String.join(" ", c).contains("--rounds")
+                    && !String.join(" ", c).contains("paper") ? "ADD_OR_REMOVE_ONE" : "REPLACE_ONE",
+                    j.get("relation").asText(), String.join(" ", c));
         }
     }
 

@@ -5,6 +5,11 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.GaussianEvent;
+import org.dpopt.sampling.BatchSampler;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.Preset;
+import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.accounting.SelfComposedEvent;
@@ -47,22 +52,41 @@ import org.ejml.data.DMatrixRMaj;
  * {@link #defaultRadius}; the solution then lies in that ball, a subset of the problem's domain).
  *
  * <p>Presets. {@link org.dpopt.optim.Preset#PAPER}: the one pass above with the uniformly random
- * output iterate. {@link org.dpopt.optim.Preset#PRACTICAL} (default) with an automatic schedule: K =
- * min(100, n) passes of the same mechanism with one round of one step whose anchor is all n records —
- * each pass releases the full-batch gradient with Gaussian noise (Δ = 2L/n) and steps with
- * μ_k = 2/(k + 2); the passes compose, K × Gaussian(z), and the last iterate is released
- * (theory-notes/frank-wolfe.md §4a). A given rounds / step size / steps-per-round keeps one pass unless
- * {@link Builder#passes} is given.
+ * output iterate, replace-one. {@link org.dpopt.optim.Preset#PRACTICAL} (default) with an automatic
+ * schedule (no rounds, step size, steps per round or passes given): Frank–Wolfe steps on Poisson
+ * batches, each batch's clipped gradient sum released with Gaussian noise, T × PoissonSampled(q,
+ * Gaussian(z)) by PLD under add/remove-one, the last iterate, and for an unconstrained problem the ℓ2
+ * ball of radius 5√(nε) ({@link PoissonBatchFrankWolfe}; theory-notes/frank-wolfe.md §4b). With
+ * {@link Builder#passes} and no other schedule setting: K passes of the one-pass mechanism with one
+ * round of one step whose anchor is all n records — each pass releases the full-batch gradient with
+ * Gaussian noise (Δ = 2L/n) and steps with μ_k = 2/(k + 2); the passes compose, K × Gaussian(z), and the
+ * last iterate is released (§4a). A given rounds / step size / steps-per-round keeps one pass unless
+ * {@link Builder#passes} is given. The optimizer's {@link #relation()} follows its schedule.
  */
 public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStochasticFrankWolfe.Builder> {
     /**
-     * K of the practical preset: min(100, n) full-batch passes (fitted on validation splits of the public
-     * datasets, theory-notes/defaults.md).
+     * K = 100 full-batch passes, the practical default of the previous round (fitted on validation splits
+     * of the public datasets, theory-notes/defaults.md); reached now with {@code passes(100)}, since an
+     * automatic practical schedule samples Poisson batches.
      */
     static final int PRACTICAL_PASSES = 100;
 
+    /** The builder's accountant unless one is given: RDP under replace-one, for the one-pass schedules. */
+    private static final PrivacyAccountant ONE_PASS_ACCOUNTANT = new RdpAccountant(RdpAccountant.DEFAULT_ORDERS,
+            RdpAccountant.Conversion.IMPROVED, NeighboringRelation.REPLACE_ONE);
+
     private NoisyStochasticFrankWolfe(Builder b) {
-        super("noisy-sfw", b);
+        super("noisy-sfw", poissonBatches(b.settings()) ? NeighboringRelation.ADD_OR_REMOVE_ONE
+                : NeighboringRelation.REPLACE_ONE, b);
+    }
+
+    /**
+     * Whether the settings select the practical schedule on Poisson batches: the practical preset with
+     * rounds, step size, steps per round and passes all automatic.
+     */
+    static boolean poissonBatches(OnePassSettings s) {
+        return s.preset() == Preset.PRACTICAL && s.rounds() == 0 && Double.isNaN(s.stepSize())
+                && s.stepsPerRound() == 0 && s.passes() == 0;
     }
 
     /**
@@ -98,9 +122,15 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
+        boolean batches = poissonBatches(settings);
+        double unconstrained = batches ? PoissonBatchFrankWolfe.defaultRadius(shape.size(), budget.epsilon())
+                : defaultRadius(shape.size(), budget.epsilon());
         LpBall ball = config.domain == null && shape.domain().isWholeSpace()
-                ? new LpBall(2, defaultRadius(shape.size(), budget.epsilon()))
+                ? new LpBall(2, unconstrained)
                 : FrankWolfeSupport.lpBall(config.domain, shape, name());
+        if (batches) {
+            return batchPlan(shape, budget, loss, ball);
+        }
         int d = shape.dimension();
         // the ball's diameter 2r is positive, so no floor is needed in the default m
         OnePassSchedule s = schedule(shape, loss, budget, ball.diameter(d), 0.0, PRACTICAL_PASSES);
@@ -117,14 +147,54 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
         return plan(shape, budget, s, roundEvent(z, m), params, new Schedule(ball, loss, s, delta, new GaussianEvent(z)));
     }
 
+    /** The practical schedule: Frank–Wolfe steps on Poisson batches ({@link PoissonBatchFrankWolfe}). */
+    private RunPlan batchPlan(ProblemShape shape, PrivacyBudget budget, GeneralizedLinearLoss loss, LpBall ball) {
+        OnePassSchedule.requireExactSmoothLoss(loss, name());
+        PrivacyAccountant acc = batchAccountant();
+        int n = shape.size();
+        BatchSampler sampler = PoissonBatchFrankWolfe.sampler(n);
+        double z = PoissonBatchFrankWolfe.calibrate(acc, sampler, n, budget);
+        PoissonBatchFrankWolfe.Schedule s = new PoissonBatchFrankWolfe.Schedule(ball, sampler,
+                sampler.stepEvent(n, z), sampler.steps(n), PoissonBatchFrankWolfe.clip(loss, shape));
+        RunParameters params = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
+                .put(Param.SAMPLING_RATE, sampler.normalizer(n) / n)
+                .put(Param.LP_NORM, ball.p(shape.dimension()))
+                .put(Param.RADIUS, ball.r())
+                .build();
+        return RunPlan.builder(name(), shape)
+                .privacy(sampler.privacyEvent(n, z), relation(), acc, budget)
+                .parameters(params)
+                .budgetBinding(true)
+                .exactSizeRequired(sampler.requiresExactSize())
+                .detail(s)
+                .build();
+    }
+
+    /**
+     * The accountant of the Poisson-batch schedule: PLD under add/remove-one unless one was given (which
+     * must then be for add/remove-one).
+     */
+    private PrivacyAccountant batchAccountant() {
+        PrivacyAccountant given = settings.accountant();
+        return given == ONE_PASS_ACCOUNTANT ? new PldAccountant() : given;
+    }
+
     private static DpEvent roundEvent(double z, int m) {
         return DpEvents.normalize(new SelfComposedEvent(new GaussianEvent(z), m));
     }
 
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
-        Schedule s = plan.detail(Schedule.class);
         PrivateRun run = PrivateRun.start(plan, problem, rng, options());
+        if (poissonBatches(settings)) {
+            PoissonBatchFrankWolfe.Schedule b = plan.detail(PoissonBatchFrankWolfe.Schedule.class);
+            PoissonBatchFrankWolfe.Iterate it = PoissonBatchFrankWolfe.iterate(run, b);
+            DMatrixRMaj out = it.w();
+            FrankWolfeSupport.diagnose(run, settings.population(), out, it.rows(), Diagnostic.FRANK_WOLFE_GAP,
+                    () -> FrankWolfeSupport.frankWolfeGap(problem, b.ball(), out));
+            return run.finish(out);
+        }
+        Schedule s = plan.detail(Schedule.class);
         LpBall ball = s.ball();
         DMatrixRMaj out = iterate(run, s, (estimate, v) -> {
             System.arraycopy(estimate.data, 0, v.data, 0, v.numRows);
@@ -192,8 +262,7 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
         private LpBall domain;
 
         private Builder() {
-            super(new RdpAccountant(RdpAccountant.DEFAULT_ORDERS, RdpAccountant.Conversion.IMPROVED,
-                    NeighboringRelation.REPLACE_ONE));
+            super(ONE_PASS_ACCOUNTANT);
         }
 
         /**

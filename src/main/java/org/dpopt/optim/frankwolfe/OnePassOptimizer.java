@@ -27,7 +27,12 @@ abstract class OnePassOptimizer<B extends OnePassBuilder<B>> extends BaseOptimiz
     final OnePassSettings settings;
 
     OnePassOptimizer(String name, B b) {
-        super(name, NeighboringRelation.REPLACE_ONE, b);
+        this(name, NeighboringRelation.REPLACE_ONE, b);
+    }
+
+    /** An optimizer whose configuration (e.g. a practical schedule on sampled batches) has another relation. */
+    OnePassOptimizer(String name, NeighboringRelation relation, B b) {
+        super(name, relation, b);
         this.settings = b.settings();
     }
 

@@ -130,6 +130,12 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
      * rests on the smoothness bound) and an accountant for another relation than replace-one.
      */
     static void requireExactSmoothLoss(GeneralizedLinearLoss loss, PrivacyAccountant accountant, String algorithm) {
+        requireExactSmoothLoss(loss, algorithm);
+        FrankWolfeSupport.requireReplaceOne(accountant);
+    }
+
+    /** Refuses a non-smooth loss and a loss whose derivative is inexact (the one-pass methods' assumptions). */
+    static void requireExactSmoothLoss(GeneralizedLinearLoss loss, String algorithm) {
         if (!Double.isFinite(loss.scalarSmoothness())) {
             throw Checks.fail("loss", "smooth (finite second-derivative bound) for " + algorithm, loss.name());
         }
@@ -138,7 +144,6 @@ record OnePassSchedule(int rounds, int steps, double mu, int anchor, int batch, 
             throw Checks.fail("loss", "a GLL with an exact derivative for " + algorithm
                     + " (the difference-batch sensitivity rests on the smoothness bound)", loss.name());
         }
-        FrankWolfeSupport.requireReplaceOne(accountant);
     }
 
     /** K·R·m, the number of releases (and of candidate output iterates). */

@@ -27,9 +27,10 @@ class NoisySfwPassesSensitivityTest {
         GeneralizedLinearLoss loss = Losses.squared(1, 1);
         LpBall ball = new LpBall(2, 1.0);
         Problem base = Problem.of(adv.base(), loss, ball);
-        RunPlan plan = NoisyStochasticFrankWolfe.builder().build().plan(base.shape(), PrivacyBudget.of(1, 1e-6));
+        RunPlan plan = NoisyStochasticFrankWolfe.builder().passes(n).build()
+                .plan(base.shape(), PrivacyBudget.of(1, 1e-6));
         NoisyStochasticFrankWolfe.Schedule s = plan.detail(NoisyStochasticFrankWolfe.Schedule.class);
-        assertEquals(n, s.schedule().passes()); // K = min(100, n)
+        assertEquals(n, s.schedule().passes());
         assertEquals(n, s.schedule().anchor());
         assertEquals(2 * base.lipschitz() / n, s.sensitivity(), 1e-15);
         List<Integer> victims = List.of(0, n / 2, n - 1);

@@ -12,6 +12,8 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.GaussianEvent;
+import org.dpopt.accounting.PldAccountant;
+import org.dpopt.accounting.PoissonSampledEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.ParallelComposedEvent;
 import org.dpopt.accounting.RdpAccountant;
@@ -91,10 +93,11 @@ class NoisyStochasticFrankWolfeTest {
     }
 
     @Test
-    void practicalDefaultIsFullBatchPassesComposedAndCalibratedTightly() {
+    void fullBatchPassesComposeAndAreCalibratedTightly() {
         Problem p = problem(4000, 30, 1.5, 1);
         PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-6);
-        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().build();
+        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder()
+                .passes(NoisyStochasticFrankWolfe.PRACTICAL_PASSES).build();
         RunPlan plan = sfw.plan(p.shape(), budget);
         NoisyStochasticFrankWolfe.Schedule s = schedule(plan);
         OnePassSchedule o = s.schedule();
@@ -131,19 +134,59 @@ class NoisyStochasticFrankWolfeTest {
         Dataset data = SparseLogistic.sample(3000, SparseLogistic.wStar(20, 5, 1.0), 5, rng);
         Problem p = Problem.of(data, Losses.logistic());
         PrivacyBudget budget = PrivacyBudget.of(2.0, 1e-6);
-        RunPlan plan = NoisyStochasticFrankWolfe.builder().build().plan(p.shape(), budget);
+        NoisyStochasticFrankWolfe passes = NoisyStochasticFrankWolfe.builder().passes(100).build();
+        RunPlan plan = passes.plan(p.shape(), budget);
         double r = Math.sqrt(3000 * 2.0) / 6;
         assertEquals(new LpBall(2, r), schedule(plan).ball());
         assertEquals(r, plan.parameters().real(Param.RADIUS), 0);
-        OptimizationResult res = NoisyStochasticFrankWolfe.builder().build().run(p, plan, Rngs.seeded(3));
+        OptimizationResult res = passes.run(p, plan, Rngs.seeded(3));
         assertTrue(new LpBall(2, r).contains(res.solution(), 1e-9));
+        // the practical default on Poisson batches: r = 5 sqrt(n eps)
+        NoisyStochasticFrankWolfe batches = NoisyStochasticFrankWolfe.builder().build();
+        RunPlan bp = batches.plan(p.shape(), budget);
+        double rb = 5 * Math.sqrt(3000 * 2.0);
+        assertEquals(new LpBall(2, rb), bp.detail(PoissonBatchFrankWolfe.Schedule.class).ball());
+        assertEquals(rb, bp.parameters().real(Param.RADIUS), 0);
+        assertTrue(new LpBall(2, rb).contains(batches.run(p, bp, Rngs.seeded(3)).solution(), 1e-9));
         // a given ball, or the problem's own ball, is used as is
         Problem inBall = Problem.of(data, Losses.logistic(), new LpBall(1.5, 4.0));
-        assertEquals(new LpBall(1.5, 4.0), schedule(NoisyStochasticFrankWolfe.builder().build()
+        assertEquals(new LpBall(1.5, 4.0), schedule(NoisyStochasticFrankWolfe.builder().passes(1).build()
                 .plan(inBall.shape(), budget)).ball());
+        assertEquals(new LpBall(1.5, 4.0), NoisyStochasticFrankWolfe.builder().build().plan(inBall.shape(), budget)
+                .detail(PoissonBatchFrankWolfe.Schedule.class).ball());
         // any other set is refused as before
         assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder().build()
                 .plan(Problem.of(data, Losses.logistic(), Polytopes.l1Ball(1)).shape(), budget));
+    }
+
+    @Test
+    void practicalDefaultIsFrankWolfeOnPoissonBatchesAccountedAsDpSgd() {
+        Problem p = problem(2000, 20, 2, 4);
+        PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-6);
+        NoisyStochasticFrankWolfe sfw = NoisyStochasticFrankWolfe.builder().build();
+        assertEquals(NeighboringRelation.ADD_OR_REMOVE_ONE, sfw.relation());
+        RunPlan plan = sfw.plan(p.shape(), budget);
+        PoissonBatchFrankWolfe.Schedule s = plan.detail(PoissonBatchFrankWolfe.Schedule.class);
+        assertEquals(200, plan.parameters().real(Param.BATCH_SIZE), 0); // min(256, n/10)
+        assertEquals(300, s.steps()); // 30 epochs of n/b = 10 steps
+        assertEquals(1.0, s.clip(), 0); // L0 R for the logistic loss, R = 1
+        double z = plan.parameters().real(Param.NOISE_MULTIPLIER);
+        PoissonSampledEvent step = new PoissonSampledEvent(0.1, new GaussianEvent(z));
+        assertEquals(step, s.stepEvent());
+        assertEquals(new SelfComposedEvent(step, 300), plan.statement());
+        // calibrated tightly by PLD: 1 % less noise would overshoot
+        PldAccountant pld = new PldAccountant();
+        assertTrue(pld.epsilon(new SelfComposedEvent(new PoissonSampledEvent(0.1, new GaussianEvent(0.99 * z)), 300),
+                1e-6) > 1.0);
+        OptimizationResult r = sfw.run(p, plan, Rngs.seeded(2));
+        assertEquals(plan.statement(), r.ledger());
+        assertTrue(r.privacy().epsilon() <= 1.0 * (1 + 1e-9));
+        assertTrue(p.domain().contains(r.solution(), 1e-9));
+        // with little noise the steps make progress on the empirical risk from w = 0
+        OptimizationResult easy = sfw.run(p, sfw.plan(p.shape(), PrivacyBudget.of(50, 1e-6)), Rngs.seeded(2));
+        double atZero = p.empiricalRisk(new org.ejml.data.DMatrixRMaj(20, 1));
+        assertTrue(p.empiricalRisk(easy.solution()) < atZero - 0.03,
+                p.empiricalRisk(easy.solution()) + " vs " + atZero);
     }
 
     @Test
@@ -334,8 +377,12 @@ class NoisyStochasticFrankWolfeTest {
                 () -> sfw.plan(Problem.of(p.data(), Losses.hinge(), p.domain()).shape(), b));
         assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder().rounds(1000).build()
                 .plan(p.shape(), b));
-        assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder()
+        assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder().preset(Preset.PAPER)
                 .accountant(new RdpAccountant()).build().plan(p.shape(), b));
+        // Poisson batches are accounted under add/remove-one: a replace-one accountant is refused
+        assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder()
+                .accountant(new RdpAccountant(RdpAccountant.DEFAULT_ORDERS, RdpAccountant.Conversion.IMPROVED,
+                        NeighboringRelation.REPLACE_ONE)).build().plan(p.shape(), b));
         assertThrows(IllegalArgumentException.class, () -> sfw.plan(
                 Problem.of(p.data(), org.dpopt.oracle.GllBisectionProx.of(Losses.hinge(), 4, 0.01), p.domain())
                         .shape(), b));

@@ -138,7 +138,8 @@ class VarianceReducedFrankWolfeTest {
                     OnePassSchedule s = schedule(vr).schedule();
                     assertTrue(s.records() <= n, () -> "n = " + n + ": " + s.records() + " records planned");
                     assertTrue(s.anchor() >= 1);
-                    RunPlan sfw = NoisyStochasticFrankWolfe.builder().preset(preset).build()
+                    // noisy-sfw's one-pass schedule (its practical default samples Poisson batches instead)
+                    RunPlan sfw = NoisyStochasticFrankWolfe.builder().preset(preset).passes(1).build()
                             .plan(p.shape().withDomain(new org.dpopt.geometry.LpBall(1.5, 5.0)), budget);
                     assertTrue(sfw.parameters().real(Param.RECORDS_USED) <= n);
                 }
