@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.function.DoubleFunction;
 import org.dpopt.linalg.Checks;
 import org.dpopt.optim.core.Mutation;
+import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
+import org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe;
 
 /**
  * The audit configurations of every optimizer at a size where runs are cheap (n ≤ 200, d ≤ 5, short
@@ -94,12 +96,15 @@ public final class Audits {
         }
         add("noisy-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::noisyFrankWolfe);
         add("noisy-frank-wolfe", "one-step", FamilyAudits.RNM_MUTANTS, FamilyAudits::noisyFrankWolfe);
+        add("noisy-frank-wolfe", "isolated-poisson", Set.of(Mutation.HALF_NOISE), e -> SgdAudits.frankWolfePoisson(
+                "noisy-frank-wolfe", e, (m, o) -> NoisyFrankWolfe.builder().mutation(m).observer(o).build()));
         add("vr-frank-wolfe", "one-step-tail", FamilyAudits.RNM_MUTANTS, MultiCanaryAudits::vrFrankWolfe);
         add("vr-frank-wolfe", "one-pass", FamilyAudits.RNM_MUTANTS, FamilyAudits::vrFrankWolfe);
         add("noisy-sfw", "multi-canary-one-step", gauss, MultiCanaryAudits::noisySfw);
         add("noisy-sfw", "one-pass", gauss, FamilyAudits::noisySfw);
         add("noisy-sfw", "full-batch-passes", gauss, FamilyAudits::noisySfwPasses);
-        add("noisy-sfw", "isolated-poisson", Set.of(Mutation.HALF_NOISE), SgdAudits::noisySfwPoisson);
+        add("noisy-sfw", "isolated-poisson", Set.of(Mutation.HALF_NOISE), e -> SgdAudits.frankWolfePoisson("noisy-sfw",
+                e, (m, o) -> NoisyStochasticFrankWolfe.builder().mutation(m).observer(o).build()));
         add("constant-check", "label-flip-tie", FamilyAudits.RNM_MUTANTS, CheckAudits::constantCheck);
         add("constant-check", "added-row-tie", FamilyAudits.RNM_MUTANTS, CheckAudits::constantCheckAddRemove);
     }

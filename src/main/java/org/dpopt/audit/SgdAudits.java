@@ -13,7 +13,6 @@ import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.smoothing.ProxSgd;
 import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.sgd.Bftt19Sgd;
-import org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.sampling.Samplers;
 import org.ejml.data.DMatrixRMaj;
@@ -79,21 +78,20 @@ final class SgdAudits {
     }
 
     /**
-     * {@code noisy-sfw}'s practical default, Frank–Wolfe steps on Poisson batches (n = {@value #OTHERS} + 1,
-     * so b = 10, q = 0.1, T = 300): the isolated canary of {@link #isolatedPoisson}, whose gradient is
-     * −L₀e_1 = the clip norm L₀R (R = 1) at every step, every noisy sum observed, the Poisson-Gaussian
-     * log-likelihood ratio. Its clipping is the loss's own bound, so only the noise can be mutated.
+     * The practical default of {@code noisy-sfw} or {@code noisy-frank-wolfe}, Frank–Wolfe steps on
+     * Poisson batches (n = {@value #OTHERS} + 1, so b = 10, q = 0.1, T = 300): the isolated canary of
+     * {@link #isolatedPoisson}, whose gradient is −L₀e_1, of norm the clip norm L₀R (R = 1), at every step;
+     * every noisy sum observed, the Poisson-Gaussian log-likelihood ratio. The clipping is the loss's own
+     * bound, so only the noise can be mutated.
      */
-    static AuditTarget noisySfwPoisson(double epsilon) {
+    static AuditTarget frankWolfePoisson(String algorithm, double epsilon, AuditTarget.OptimizerFactory factory) {
         Dataset others = Canaries.background(OTHERS, D, 1, 1.0, false, 11);
         NeighbouringPair pair = Canaries.addRemove(others, gradientCanary(), canaryDirection(),
                 "gradient canary x = e_1, y = 1e6 (gradient -e_1 of norm L0 R = 1 at every step; no other record "
                         + "uses feature 1)");
         PrivacyAccountant acc = pld();
-        return new AuditTarget("noisy-sfw", "isolated-poisson", PrivacyBudget.of(epsilon, 1e-5), pair, LOSS,
-                ConvexSets.unconstrained(),
-                (m, o) -> NoisyStochasticFrankWolfe.builder().mutation(m).observer(o).build(),
-                Statistics.poissonGaussianLlr(1.0), Set.of(Mutation.HALF_NOISE),
+        return new AuditTarget(algorithm, "isolated-poisson", PrivacyBudget.of(epsilon, 1e-5), pair, LOSS,
+                ConvexSets.unconstrained(), factory, Statistics.poissonGaussianLlr(1.0), Set.of(Mutation.HALF_NOISE),
                 new CurveAccountant(acc, new RdpAccountant()), null,
                 "the practical default (Poisson batches, b = n/10, 30 epochs); the log-likelihood ratio of the "
                         + "Poisson-subsampled Gaussian on the projections of the noisy sums on -e_1");

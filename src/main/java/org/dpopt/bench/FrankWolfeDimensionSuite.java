@@ -15,6 +15,7 @@ import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.optim.Diagnostic;
@@ -98,7 +99,7 @@ final class FrankWolfeDimensionSuite implements BenchSuite {
 
     private static double frankWolfeRisk(Problem p, int d, int rep, DMatrixRMaj ws, Setup setup, StringBuilder csv) {
         long t0 = System.nanoTime();
-        OptimizationResult r = NoisyFrankWolfe.builder().supNormBound(SparseLogistic.supNorm(d, K))
+        OptimizationResult r = NoisyFrankWolfe.builder().preset(Preset.PAPER).supNormBound(SparseLogistic.supNorm(d, K))
                 .diagnostics(true).build().optimize(p, setup.budget(), Rngs.seeded(rep));
         double sec = (System.nanoTime() - t0) / 1e9;
         double risk = SparseLogistic.excessRisk(LOSS, r.solution(), ws, K, setup.popSamples(), Rngs.seeded(99 + rep));

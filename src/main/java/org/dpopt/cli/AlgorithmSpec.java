@@ -84,7 +84,7 @@ abstract class AlgorithmSpec {
      * it kept most of what the check saves on models worse than a constant and gave back most of what
      * its noise cost good models on small sets.
      */
-    double constantCheckMargin() {
+    double constantCheckMargin(TrainArgs args) {
         return 2;
     }
 
@@ -113,7 +113,7 @@ abstract class AlgorithmSpec {
         double s = isPrivate() ? constantCheckShare(args) : 0;
         boolean binary = loss.isClassification() && loss.outputs() == 1;
         if (s > 0 && binary && intercept) {
-            return ConstantCheck.builder(opt).share(s).margin(constantCheckMargin()).runOptions(args.runOptions())
+            return ConstantCheck.builder(opt).share(s).margin(constantCheckMargin(args)).runOptions(args.runOptions())
                     .build();
         }
         if (s > 0 && args.has(Flag.CONSTANT_CHECK)) {

@@ -28,14 +28,14 @@ final class FrankWolfeDomains {
 
     /** The flags of the ℓp-ball algorithm, with their defaults. */
     static FlagTable lpBallFlags() {
-        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, "sqrt(n eps)/6 (an l2 ball) when none of --constraint, --radius, --p is given; 1 otherwise")
+        return FlagTable.of(Flag.CONSTRAINT, "lp (or l1)").and(Flag.RADIUS, "5 sqrt(n eps) (an l2 ball) with the practical preset when none of --constraint, --radius, --p is given; sqrt(n eps)/6 with --preset paper or --rounds; 1 otherwise")
                 .and(Flag.P, "2");
     }
 
     /** The flags of the one-pass methods (rounds, preset), to append to their set's flags. */
     static FlagTable onePassFlags() {
         return FlagTable.of(Flag.ROUNDS, "ceil((n eps)^(1/3)) in one pass (noisy-sfw practical: 1 per pass)")
-                .and(Flag.PRESET, "practical (last iterate; noisy-sfw: 100 full-batch passes unless --rounds; "
+                .and(Flag.PRESET, "practical (last iterate; noisy-sfw: Frank-Wolfe on Poisson batches unless --rounds; "
                         + "paper: one pass, the uniformly random iterate)");
     }
 
@@ -51,7 +51,8 @@ final class FrankWolfeDomains {
 
     /**
      * The set of noisy-sfw: with none of --constraint, --radius, --p the problem is unconstrained and the
-     * optimizer uses the ℓ2 ball of its public radius rule √(nε)/6 (its plan reports the radius);
+     * optimizer uses the ℓ2 ball of its public radius rule, 5√(nε) on Poisson batches, √(nε)/6 for the
+     * one-pass and full-batch schedules (its plan reports the radius);
      * otherwise the ℓp ball (or the ℓ_p̃ ball for {@code l1}) of the given radius, default 1.
      */
     static ConvexSet lpBall(TrainArgs a) {

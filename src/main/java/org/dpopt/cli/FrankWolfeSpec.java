@@ -37,13 +37,23 @@ abstract class FrankWolfeSpec extends AlgorithmSpec {
      * @param onePass whether the algorithm makes one pass over the data (then it accepts --rounds and --preset)
      */
     FrankWolfeSpec(String name, String summary, Sets sets, boolean onePass) {
-        super(name, summary, sets.hint, onePass ? FlagTable.of(sets.flags).and(FrankWolfeDomains.onePassFlags())
+        this(name, summary, sets, onePass ? FlagTable.of(sets.flags).and(FrankWolfeDomains.onePassFlags())
                 : sets.flags);
+    }
+
+    /** An algorithm with its own flag table (its set's flags and more). */
+    FrankWolfeSpec(String name, String summary, Sets sets, FlagTable flags) {
+        super(name, summary, sets.hint, flags);
         this.sets = sets;
     }
 
+    /** The flags of a set family, to extend. */
+    static FlagTable flagsOf(Sets sets) {
+        return sets.flags;
+    }
+
     @Override
-    final ConvexSet domain(TrainArgs a) {
+    ConvexSet domain(TrainArgs a) {
         return sets.build.apply(a);
     }
 

@@ -16,7 +16,7 @@ final class VrFrankWolfeSpec extends FrankWolfeSpec {
      * and on the validation splits every margin above 0 released more of them.
      */
     @Override
-    double constantCheckMargin() {
+    double constantCheckMargin(TrainArgs args) {
         return 0;
     }
 

@@ -169,6 +169,9 @@ public final class SparkTraining {
         if (opt instanceof NoisySgd sgd) {
             return sgd.run(new SparkBatches(train, shape.loss(), progress::step), shape, train.rows(), plan, rng);
         }
+        if (opt instanceof NoisyFrankWolfe fw && NoisyFrankWolfe.onBatches(plan)) {
+            return fw.run(new SparkBatches(train, shape.loss(), progress::step), shape, train.rows(), plan, rng);
+        }
         if (opt instanceof NoisyFrankWolfe fw) {
             return fw.run(new SparkPasses(train, progress::step), shape, plan, rng);
         }

@@ -128,8 +128,9 @@ class OptimizerAuditsTest {
             // prox-sgd's preset plans T = eps^2 n^2/(32 d ln(1/delta)) steps, about one at eps = 1 with 81 dimensions
             out.add(Arguments.of(a, a.equals("prox-sgd") ? "isolated-poisson" : first, 1.0));
         }
-        // noisy-sfw's practical default (Poisson batches), whose mutant is caught by its first design
+        // the practical defaults on Poisson batches, whose mutant is caught by another design
         out.add(Arguments.of("noisy-sfw", "isolated-poisson", 4.0));
+        out.add(Arguments.of("noisy-frank-wolfe", "isolated-poisson", 4.0));
         // the shuffled run accounted for what it is (ABLQ), on the pair that exposes shuffle-as-poisson
         out.add(Arguments.of("dp-sgd", "aligned-shuffle-epochs-ablq", 1.0));
         return out.stream();

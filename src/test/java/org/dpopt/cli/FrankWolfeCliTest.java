@@ -19,7 +19,8 @@ class FrankWolfeCliTest {
             {"noisy-frank-wolfe", "--constraint", "simplex", "--radius", "1", "--loss", "hinge", "--no-intercept"},
             {"vr-frank-wolfe", "--constraint", "l1", "--radius", "5"},
             {"noisy-sfw", "--constraint", "lp", "--p", "1.5", "--radius", "5"},
-            {"noisy-sfw", "--constraint", "l1", "--radius", "5"}};
+            {"noisy-sfw", "--constraint", "l1", "--radius", "5"},
+            {"noisy-frank-wolfe", "--preset", "paper", "--radius", "5"}};
         for (String[] c : configs) {
             String[] args = new String[c.length + 9];
             args[0] = "train";
@@ -36,8 +37,8 @@ class FrankWolfeCliTest {
             JsonNode j = CliTest.json(CliTest.run(args));
             assertEquals(c[0], j.get("algorithm").asText());
             assertTrue(j.get("epsilon").asDouble() <= 5.0, String.join(" ", c));
-            // noisy-sfw's practical default runs on Poisson batches (add/remove), the others replace-one
-            assertEquals(c[0].equals("noisy-sfw") && !String.join(" ", c).contains("--rounds")
+            // the practical defaults of noisy-sfw and noisy-frank-wolfe run on Poisson batches (add/remove)
+            assertEquals(!c[0].equals("vr-frank-wolfe") && !String.join(" ", c).contains("--rounds")
                     && !String.join(" ", c).contains("paper") ? "ADD_OR_REMOVE_ONE" : "REPLACE_ONE",
                     j.get("relation").asText(), String.join(" ", c));
         }

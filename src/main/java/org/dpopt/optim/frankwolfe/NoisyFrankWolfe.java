@@ -6,6 +6,10 @@ import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.EpsilonDeltaEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.oracle.BatchGradientSource;
+import org.dpopt.optim.Preset;
+import org.dpopt.geometry.Polytopes;
+import org.dpopt.accounting.PldAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.geometry.Polytope;
 import org.dpopt.linalg.Checks;
@@ -55,7 +59,26 @@ import org.ejml.data.DMatrixRMaj;
  */
 public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder> {
     private NoisyFrankWolfe(Builder b) {
-        super("noisy-frank-wolfe", NeighboringRelation.REPLACE_ONE, b);
+        super("noisy-frank-wolfe", onBatches(b) ? NeighboringRelation.ADD_OR_REMOVE_ONE
+                : NeighboringRelation.REPLACE_ONE, b);
+    }
+
+    /** The practical preset with T not fixed: the noisy selections run on Poisson batches. */
+    private static boolean onBatches(Builder b) {
+        return b.preset == Preset.PRACTICAL && b.iterations == 0;
+    }
+
+    /** Whether a plan of this optimizer runs on Poisson batches (its practical default). */
+    public static boolean onBatches(RunPlan plan) {
+        return plan.detail(Object.class) instanceof PoissonBatchFrankWolfe.Schedule;
+    }
+
+    /**
+     * The radius of the ℓ1 ball the practical default uses for an unconstrained problem: r = 2√(nε),
+     * from the public n and ε (fitted on validation splits of the public datasets, theory-notes/defaults.md).
+     */
+    static double defaultRadius(int n, double epsilon) {
+        return 2 * Math.sqrt(n * epsilon);
     }
 
     /** A builder with the documented defaults. */
@@ -80,6 +103,9 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
+        if (onBatches(config)) {
+            return batchPlan(shape, budget, loss);
+        }
         Polytope set = FrankWolfeSupport.polytope(config.domain, shape, name());
         NoisyFrankWolfeRules rules = new NoisyFrankWolfeRules(shape, set, config.supBound);
         double beta = Double.NaN;
@@ -87,16 +113,16 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
             beta = rules.smoothing(loss, budget);
             loss = GllBisectionProx.of(loss, beta, loss.scalarLipschitz() / shape.size());
         }
-        FrankWolfeSupport.requireReplaceOne(config.accountant);
+        FrankWolfeSupport.requireReplaceOne(rnmAccountant());
         long t = config.iterations > 0 ? config.iterations
                 : (long) Math.max(1, Math.min(config.maxIterations, Math.ceil(rules.theoremSteps(loss, budget))));
         double delta = rules.sensitivity(loss);
-        double z = Calibration.noiseMultiplier(config.accountant, zz -> FrankWolfeSupport.pureSelections(1 / zz, t),
+        double z = Calibration.noiseMultiplier(rnmAccountant(), zz -> FrankWolfeSupport.pureSelections(1 / zz, t),
                 budget.epsilon(),
                 budget.delta(), 1e-6);
         double eps0 = 1 / z;
         ReportNoisyMax rnm = new ReportNoisyMax(delta, eps0, false, relation());
-        RunParameters.Builder p = FrankWolfeSupport.parameters(shape, config.accountant)
+        RunParameters.Builder p = FrankWolfeSupport.parameters(shape, rnmAccountant())
                 .put(Param.STEPS, t)
                 .put(Param.EPSILON_PER_STEP, eps0)
                 .put(Param.SCORE_SENSITIVITY, delta)
@@ -106,15 +132,66 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
                 .putIfFinite(Param.SMOOTHNESS, beta)
                 .put(Param.OUTPUT, "last");
         return RunPlan.builder(name(), shape)
-                .privacy(FrankWolfeSupport.pureSelections(eps0, t), relation(), config.accountant, budget)
+                .privacy(FrankWolfeSupport.pureSelections(eps0, t), relation(), rnmAccountant(), budget)
                 .parameters(p.build())
                 .exactSizeRequired(true)
                 .detail(new Schedule(set, loss, t, rnm, config.supBound, beta))
                 .build();
     }
 
+    /**
+     * The practical default: the selection of every step is the LMO of a Poisson batch's noisy gradient
+     * sum ({@link PoissonBatchFrankWolfe}) — report-noisy-max with Gaussian noise on the scores through
+     * the gradient, accounted as DP-SGD under add/remove-one. For an unconstrained problem the ℓ1 ball
+     * of radius {@link #defaultRadius}.
+     */
+    private RunPlan batchPlan(ProblemShape shape, PrivacyBudget budget, GeneralizedLinearLoss loss) {
+        if (Double.isFinite(config.supBound)) {
+            throw Checks.fail("supNormBound", "used only by the report-noisy-max schedule (give preset(PAPER) or "
+                    + "iterations(T)); absent for the Poisson batches", config.supBound);
+        }
+        int n = shape.size();
+        Polytope set = config.domain == null && shape.domain().isWholeSpace()
+                ? Polytopes.l1Ball(defaultRadius(n, budget.epsilon()))
+                : FrankWolfeSupport.polytope(config.domain, shape, name());
+        int d = shape.dimension();
+        DMatrixRMaj start = new DMatrixRMaj(d, 1);
+        set.vertex(0, start); // the first step (mu_0 = 1) replaces it
+        PrivacyAccountant acc = config.accountant != null ? config.accountant : new PldAccountant();
+        double z = PoissonBatchFrankWolfe.calibrate(acc, n, budget);
+        PoissonBatchFrankWolfe.Schedule s = PoissonBatchFrankWolfe.schedule(set, PoissonBatchFrankWolfe.over(set),
+                start, n, z, PoissonBatchFrankWolfe.clip(loss, shape));
+        RunParameters.Builder p = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
+                .put(Param.VERTICES, set.vertexCount(d));
+        if (config.domain == null && shape.domain().isWholeSpace()) {
+            p.put(Param.RADIUS, defaultRadius(n, budget.epsilon()));
+        }
+        return RunPlan.builder(name(), shape)
+                .privacy(PoissonBatchFrankWolfe.statement(s, n, z), relation(), acc, budget)
+                .parameters(p.build())
+                .budgetBinding(true)
+                .exactSizeRequired(s.sampler().requiresExactSize())
+                .detail(s)
+                .build();
+    }
+
+    /** The accountant of the report-noisy-max schedule: the given one, else advanced composition (replace-one). */
+    private PrivacyAccountant rnmAccountant() {
+        return config.accountant != null ? config.accountant
+                : new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
+    }
+
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        if (onBatches(plan)) {
+            PoissonBatchFrankWolfe.Schedule b = plan.detail(PoissonBatchFrankWolfe.Schedule.class);
+            PrivateRun run = PrivateRun.start(plan, problem, rng, options());
+            PoissonBatchFrankWolfe.Iterate it = PoissonBatchFrankWolfe.iterate(run, b);
+            DMatrixRMaj out = it.w();
+            FrankWolfeSupport.diagnose(run, config.population, out, it.rows(), Diagnostic.FRANK_WOLFE_GAP,
+                    () -> FrankWolfeSupport.frankWolfeGap(problem, (Polytope) b.set(), out));
+            return run.finish(out);
+        }
         Schedule s = plan.detail(Schedule.class);
         PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         if (Double.isFinite(s.supBound())) {
@@ -207,6 +284,26 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
         return run.finish(w);
     }
 
+    /**
+     * Runs a plan of the practical default ({@link #onBatches(RunPlan)}) with batch sums from a source
+     * whose rows live elsewhere (a distributed engine): the same noise, steps, ledger and report as in
+     * memory; with a keyed sampler the same batches.
+     *
+     * @param shape the public shape of the distributed data (must be the plan's)
+     * @param rows the actual number of rows (checked against the plan, never released)
+     */
+    public OptimizationResult run(BatchGradientSource source, ProblemShape shape, long rows, RunPlan plan,
+            UniformRandomProvider rng) {
+        Checks.notNull("source", source);
+        PoissonBatchFrankWolfe.Schedule s = plan.detail(PoissonBatchFrankWolfe.Schedule.class);
+        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options());
+        PoissonBatchFrankWolfe.Iterate it = PoissonBatchFrankWolfe.iterate(run, s, source);
+        if (run.diagnosticsOn()) {
+            run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, it.rows());
+        }
+        return run.finish(it.w());
+    }
+
     /** The loss a plan's gradients use (the Moreau envelope of a non-smooth loss), for distributed passes. */
     public static GeneralizedLinearLoss gradientLoss(RunPlan plan) {
         return plan.detail(Schedule.class).loss();
@@ -218,7 +315,8 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
         private long iterations;
         private long maxIterations = 10_000;
         private double supBound = Double.POSITIVE_INFINITY;
-        private PrivacyAccountant accountant = new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
+        private PrivacyAccountant accountant; // null: advanced composition (replace-one), PLD on batches
+        private Preset preset = Preset.PRACTICAL;
         private Dataset population;
 
         private Builder() {
@@ -254,7 +352,10 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
             return this;
         }
 
-        /** The accountant (replace-one; default advanced composition with the optimal bound). */
+        /**
+         * The accountant (default: advanced composition with the optimal bound, replace-one, for the
+         * report-noisy-max schedule; PLD, add/remove-one, for the practical default on Poisson batches).
+         */
         public Builder accountant(PrivacyAccountant a) {
             this.accountant = Checks.notNull("accountant", a);
             return this;
@@ -266,6 +367,15 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
          */
         public Builder populationSample(Dataset sample) {
             this.population = Checks.notNull("populationSample", sample);
+            return this;
+        }
+
+        /**
+         * PRACTICAL (default): Frank–Wolfe steps on Poisson batches, unless {@link #iterations} fixes T;
+         * PAPER: the full-batch schedule with report-noisy-max of Algorithm 3.
+         */
+        public Builder preset(Preset p) {
+            this.preset = Checks.notNull("preset", p);
             return this;
         }
 

@@ -152,20 +152,18 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
         OnePassSchedule.requireExactSmoothLoss(loss, name());
         PrivacyAccountant acc = batchAccountant();
         int n = shape.size();
-        BatchSampler sampler = PoissonBatchFrankWolfe.sampler(n);
-        double z = PoissonBatchFrankWolfe.calibrate(acc, sampler, n, budget);
-        PoissonBatchFrankWolfe.Schedule s = new PoissonBatchFrankWolfe.Schedule(ball, sampler,
-                sampler.stepEvent(n, z), sampler.steps(n), PoissonBatchFrankWolfe.clip(loss, shape));
+        double z = PoissonBatchFrankWolfe.calibrate(acc, n, budget);
+        PoissonBatchFrankWolfe.Schedule s = PoissonBatchFrankWolfe.schedule(ball, PoissonBatchFrankWolfe.over(ball),
+                new DMatrixRMaj(shape.dimension(), 1), n, z, PoissonBatchFrankWolfe.clip(loss, shape));
         RunParameters params = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
-                .put(Param.SAMPLING_RATE, sampler.normalizer(n) / n)
                 .put(Param.LP_NORM, ball.p(shape.dimension()))
                 .put(Param.RADIUS, ball.r())
                 .build();
         return RunPlan.builder(name(), shape)
-                .privacy(sampler.privacyEvent(n, z), relation(), acc, budget)
+                .privacy(PoissonBatchFrankWolfe.statement(s, n, z), relation(), acc, budget)
                 .parameters(params)
                 .budgetBinding(true)
-                .exactSizeRequired(sampler.requiresExactSize())
+                .exactSizeRequired(s.sampler().requiresExactSize())
                 .detail(s)
                 .build();
     }
@@ -191,7 +189,7 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
             PoissonBatchFrankWolfe.Iterate it = PoissonBatchFrankWolfe.iterate(run, b);
             DMatrixRMaj out = it.w();
             FrankWolfeSupport.diagnose(run, settings.population(), out, it.rows(), Diagnostic.FRANK_WOLFE_GAP,
-                    () -> FrankWolfeSupport.frankWolfeGap(problem, b.ball(), out));
+                    () -> FrankWolfeSupport.frankWolfeGap(problem, (LpBall) b.set(), out));
             return run.finish(out);
         }
         Schedule s = plan.detail(Schedule.class);

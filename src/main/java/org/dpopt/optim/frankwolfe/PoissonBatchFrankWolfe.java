@@ -5,7 +5,9 @@ import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.LpBall;
+import org.dpopt.geometry.Polytope;
 import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.GeneralizedLinearLoss;
@@ -46,15 +48,47 @@ final class PoissonBatchFrankWolfe {
     }
 
     /**
+     * The linear-minimization step over W: w ← (1 − μ)w + μ·argmin_{v ∈ W} ⟨v, g⟩. Modified: w, and g
+     * (used as scratch).
+     */
+    interface Step {
+        void step(DMatrixRMaj g, double mu, DMatrixRMaj w);
+    }
+
+    /** The step over an ℓp ball: its exact LMO. */
+    static Step over(LpBall ball) {
+        return (g, mu, w) -> {
+            ball.lmo(g, g);
+            for (int c = 0; c < w.numRows; c++) {
+                w.data[c] = (1 - mu) * w.data[c] + mu * g.data[c];
+            }
+        };
+    }
+
+    /** The step over a polytope: towards its vertex of least score (the exact LMO over the vertices). */
+    static Step over(Polytope set) {
+        return (g, mu, w) -> set.moveToward(set.lmo(g), mu, w);
+    }
+
+    /**
      * A planned run from public constants only.
      *
-     * @param ball W
+     * @param set W
+     * @param step the linear-minimization step over W
+     * @param start w₀ ∈ W
      * @param sampler Poisson batches of expected size b
      * @param stepEvent the event of one release, PoissonSampled(q, Gaussian(z))
      * @param steps T
      * @param clip L, the per-example clip norm (the loss's bound) and the sensitivity of a batch sum
      */
-    record Schedule(LpBall ball, BatchSampler sampler, DpEvent stepEvent, long steps, double clip) {
+    record Schedule(ConvexSet set, Step step, DMatrixRMaj start, BatchSampler sampler, DpEvent stepEvent, long steps,
+            double clip) {
+    }
+
+    /** The schedule on n rows at noise multiplier z. */
+    static Schedule schedule(ConvexSet set, Step step, DMatrixRMaj start, int n, double z, double clip) {
+        BatchSampler sampler = sampler(n);
+        return new Schedule(set, step, start, sampler, sampler.stepEvent(n, z), sampler.steps(n), clip);
     }
 
     /**
@@ -73,12 +107,13 @@ final class PoissonBatchFrankWolfe {
     }
 
     /** The sampler of a run on n rows. */
-    static BatchSampler sampler(int n) {
+    private static BatchSampler sampler(int n) {
         return Samplers.poisson().create(n, batchSize(n), EPOCHS);
     }
 
     /** The noise multiplier z at which {@code accountant} certifies the sampler's T steps within the budget. */
-    static double calibrate(PrivacyAccountant accountant, BatchSampler sampler, int n, PrivacyBudget budget) {
+    static double calibrate(PrivacyAccountant accountant, int n, PrivacyBudget budget) {
+        BatchSampler sampler = sampler(n);
         if (accountant.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
             throw Checks.fail("accountant relation", "add/remove-one for Poisson batches", accountant.relation());
         }
@@ -86,11 +121,17 @@ final class PoissonBatchFrankWolfe {
                 budget.delta());
     }
 
+    /** The statement of the schedule's T steps: T × PoissonSampled(q, Gaussian(z)). */
+    static DpEvent statement(Schedule s, int n, double z) {
+        return s.sampler().privacyEvent(n, z);
+    }
+
     /** The schedule's public parameters. */
     static RunParameters.Builder put(RunParameters.Builder p, Schedule s, int n, double z) {
         return p.put(Param.SAMPLER, s.sampler().name())
                 .put(Param.BATCH_SIZE, (double) batchSize(n))
                 .put(Param.EPOCHS, EPOCHS)
+                .put(Param.SAMPLING_RATE, s.sampler().normalizer(n) / n)
                 .put(Param.STEPS, s.steps())
                 .put(Param.NOISE_MULTIPLIER, z)
                 .put(Param.CLIP_NORM, s.clip())
@@ -123,10 +164,14 @@ final class PoissonBatchFrankWolfe {
 
     /** Runs the schedule on the run's rows. */
     static Iterate iterate(PrivateRun run, Schedule s) {
+        return iterate(run, s, new DatasetBatches(run.problem().data(), run.problem().loss()));
+    }
+
+    /** Runs the schedule with batch sums from a source (in memory or distributed); noise and steps here. */
+    static Iterate iterate(PrivateRun run, Schedule s, BatchGradientSource source) {
         int n = run.plan().shape().size();
         int d = run.plan().shape().dimension();
-        BatchGradientSource source = new DatasetBatches(run.problem().data(), run.problem().loss());
-        DMatrixRMaj w = new DMatrixRMaj(d, 1);
+        DMatrixRMaj w = s.start().copy();
         DMatrixRMaj sum = new DMatrixRMaj(d, 1);
         source.open(s.sampler(), n, run.rng());
         long evals = 0;
@@ -134,11 +179,7 @@ final class PoissonBatchFrankWolfe {
             Vectors.zero(sum);
             evals += source.addBatch(t, w, s.clip(), sum).rows();
             run.gaussian(sum, s.clip(), s.stepEvent());
-            s.ball().lmo(sum, sum);
-            double mu = 2.0 / (t + 2);
-            for (int c = 0; c < d; c++) {
-                w.data[c] = (1 - mu) * w.data[c] + mu * sum.data[c];
-            }
+            s.step().step(sum, 2.0 / (t + 2), w);
         }
         return new Iterate(w, evals);
     }

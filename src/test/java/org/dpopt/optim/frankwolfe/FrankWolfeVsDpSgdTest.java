@@ -8,6 +8,7 @@ import org.dpopt.geometry.Polytopes;
 import org.dpopt.loss.Losses;
 import org.dpopt.loss.Problem;
 import org.dpopt.noise.Rngs;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.sgd.NoisySgd;
@@ -36,7 +37,7 @@ class FrankWolfeVsDpSgdTest {
         PrivacyBudget budget = PrivacyBudget.of(2.0, 1e-6);
         double fwRisk = 0;
         for (int seed = 1; seed <= 4; seed++) {
-            OptimizationResult fw = NoisyFrankWolfe.builder().supNormBound(SparseLogistic.supNorm(d, k))
+            OptimizationResult fw = NoisyFrankWolfe.builder().preset(Preset.PAPER).supNormBound(SparseLogistic.supNorm(d, k))
                     .diagnostics(false).build().optimize(p, budget, Rngs.seeded(seed));
             fwRisk += SparseLogistic.excessRisk(Losses.logistic(), fw.solution(), ws, k, 3000, Rngs.seeded(5)) / 4;
         }

@@ -25,6 +25,7 @@ import org.dpopt.noise.Rngs;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.PrivateOptimizerContract;
@@ -54,7 +55,7 @@ class NoisyFrankWolfeTest {
     class SmoothedHingeContract extends PrivateOptimizerContract {
         @Override
         protected PrivateOptimizer optimizer() {
-            return NoisyFrankWolfe.builder().domain(Polytopes.simplex(3.0)).supNormBound(1.0).build();
+            return NoisyFrankWolfe.builder().preset(Preset.PAPER).domain(Polytopes.simplex(3.0)).supNormBound(1.0).build();
         }
 
         @Override
@@ -68,7 +69,7 @@ class NoisyFrankWolfeTest {
     void statementIsTheCalibratedSelectionsAndTheScaleIsSound() {
         Problem p = sparse(300, 40, 1);
         PrivacyBudget budget = PrivacyBudget.of(1.0, 1e-6);
-        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().build();
+        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().preset(Preset.PAPER).build();
         RunPlan plan = fw.plan(p.shape(), budget);
         RunParameters params = plan.parameters();
         long t = (Long) params.get(Param.STEPS);
@@ -200,7 +201,7 @@ class NoisyFrankWolfeTest {
         // hinge: the run uses the Moreau envelope with β ∝ √(nε); β quadruples when nε grows 16-fold
         Problem p = Problem.of(sparse(400, 20, 9).data(), Losses.hinge(), Polytopes.l1Ball(10));
         PrivacyBudget b = PrivacyBudget.of(2.0, 1e-6);
-        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().diagnostics(true).build();
+        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().preset(Preset.PAPER).diagnostics(true).build();
         OptimizationResult r = fw.optimize(p, b, Rngs.seeded(3));
         assertEquals(fw.privacyEvent(p, b), r.ledger());
         double beta = r.parameters().real(Param.SMOOTHNESS);
@@ -234,13 +235,13 @@ class NoisyFrankWolfeTest {
         Problem p = sparse(300, 20, 10);
         double supNorm = SparseLogistic.supNorm(20, 5);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
-        RunParameters plain = NoisyFrankWolfe.builder().build().plan(p.shape(), b).parameters();
-        RunParameters declared = NoisyFrankWolfe.builder().supNormBound(supNorm).build().plan(p.shape(), b)
+        RunParameters plain = NoisyFrankWolfe.builder().preset(Preset.PAPER).build().plan(p.shape(), b).parameters();
+        RunParameters declared = NoisyFrankWolfe.builder().preset(Preset.PAPER).supNormBound(supNorm).build().plan(p.shape(), b)
                 .parameters();
         assertEquals(Math.min(1.0, supNorm) * plain.real(Param.SCORE_SENSITIVITY),
                 declared.real(Param.SCORE_SENSITIVITY), 1e-15);
         assertEquals(supNorm, declared.real(Param.SUP_NORM_BOUND), 0);
-        assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder().supNormBound(supNorm / 10)
+        assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder().preset(Preset.PAPER).supNormBound(supNorm / 10)
                 .build().optimize(p, b, Rngs.seeded(1)));
     }
 
@@ -248,13 +249,13 @@ class NoisyFrankWolfeTest {
     void diagnosticsDoNotChangeTheReleaseAndEverySelectionGoesThroughTheRunCore() {
         Problem p = sparse(300, 20, 11);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
-        OptimizationResult honest = NoisyFrankWolfe.builder().build().optimize(p, b, Rngs.seeded(5));
-        OptimizationResult withDiagnostics = NoisyFrankWolfe.builder().diagnostics(true).build()
+        OptimizationResult honest = NoisyFrankWolfe.builder().preset(Preset.PAPER).build().optimize(p, b, Rngs.seeded(5));
+        OptimizationResult withDiagnostics = NoisyFrankWolfe.builder().preset(Preset.PAPER).diagnostics(true).build()
                 .optimize(p, b, Rngs.seeded(5));
         assertArrayEquals(honest.solution().data, withDiagnostics.solution().data, 0);
         // rnm-half-scale and half-noise draw every selection at half the Laplace scale, the ledger unchanged
         for (Mutation m : new Mutation[] {Mutation.RNM_HALF_SCALE, Mutation.HALF_NOISE}) {
-            OptimizationResult mutant = NoisyFrankWolfe.builder().mutation(m).build().optimize(p, b, Rngs.seeded(5));
+            OptimizationResult mutant = NoisyFrankWolfe.builder().preset(Preset.PAPER).mutation(m).build().optimize(p, b, Rngs.seeded(5));
             assertEquals(honest.ledger(), mutant.ledger());
             assertFalse(java.util.Arrays.equals(honest.solution().data, mutant.solution().data), m.cliName());
             assertTrue(mutant.privacy().toString().contains("MUTANT " + m.cliName()));
@@ -265,17 +266,49 @@ class NoisyFrankWolfeTest {
     void refusesUnsupportedConfigurations() {
         Problem p = sparse(50, 10, 8);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
-        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().build();
+        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().preset(Preset.PAPER).build();
         assertThrows(IllegalArgumentException.class,
                 () -> fw.plan(Problem.of(p.data(), Losses.logistic(), ConvexSets.l2Ball(1)).shape(), b));
-        assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder()
+        assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder().preset(Preset.PAPER)
                 .domain(Polytopes.vertices(new double[11][11])).build().plan(p.shape(), b));
-        assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder()
+        assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder().preset(Preset.PAPER)
                 .accountant(new AdvancedCompositionAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE)).build()
                 .plan(p.shape(), b));
         assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder().iterations(0));
         assertThrows(IllegalArgumentException.class, () -> NoisyFrankWolfe.builder().supNormBound(0));
         assertThrows(IllegalArgumentException.class, () -> fw.optimize(p, b, null));
         assertThrows(IllegalArgumentException.class, () -> fw.optimize(p, null, Rngs.seeded(1)));
+    }
+
+    @Test
+    void practicalDefaultSelectsVerticesOnPoissonBatchesAccountedAsDpSgd() {
+        Problem sp = sparse(1000, 20, 42);
+        Problem p = Problem.of(sp.data(), sp.loss()); // unconstrained: the public radius rule
+        PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
+        NoisyFrankWolfe fw = NoisyFrankWolfe.builder().build();
+        assertEquals(NeighboringRelation.ADD_OR_REMOVE_ONE, fw.relation());
+        RunPlan plan = fw.plan(p.shape(), b);
+        assertTrue(NoisyFrankWolfe.onBatches(plan));
+        double r = 2 * Math.sqrt(1000 * 1.0);
+        assertEquals(r, plan.parameters().real(Param.RADIUS), 1e-12);
+        assertEquals(100, plan.parameters().real(Param.BATCH_SIZE), 0);
+        double z = plan.parameters().real(Param.NOISE_MULTIPLIER);
+        org.dpopt.accounting.PoissonSampledEvent step = new org.dpopt.accounting.PoissonSampledEvent(0.1,
+                new org.dpopt.accounting.GaussianEvent(z));
+        assertEquals(new SelfComposedEvent(step, 300), plan.statement());
+        OptimizationResult res = fw.run(p, plan, Rngs.seeded(8));
+        assertEquals(plan.statement(), res.ledger());
+        assertTrue(res.privacy().epsilon() <= 1 + 1e-9);
+        assertTrue(Polytopes.l1Ball(r).contains(res.solution(), 1e-9));
+        // a fixed T keeps the report-noisy-max schedule of the paper (replace-one)
+        NoisyFrankWolfe fixed = NoisyFrankWolfe.builder().iterations(5).build();
+        assertEquals(NeighboringRelation.REPLACE_ONE, fixed.relation());
+        assertFalse(NoisyFrankWolfe.onBatches(fixed.plan(sp.shape(), b)));
+        // a declared sup-norm bound is for the report-noisy-max scores: refused on batches
+        assertThrows(IllegalArgumentException.class,
+                () -> NoisyFrankWolfe.builder().supNormBound(1).build().plan(sp.shape(), b));
+        // the paper preset refuses an unconstrained problem (it has no radius rule)
+        assertThrows(IllegalArgumentException.class,
+                () -> NoisyFrankWolfe.builder().preset(Preset.PAPER).build().plan(p.shape(), b));
     }
 }

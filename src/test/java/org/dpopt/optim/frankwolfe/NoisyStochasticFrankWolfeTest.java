@@ -145,7 +145,7 @@ class NoisyStochasticFrankWolfeTest {
         NoisyStochasticFrankWolfe batches = NoisyStochasticFrankWolfe.builder().build();
         RunPlan bp = batches.plan(p.shape(), budget);
         double rb = 5 * Math.sqrt(3000 * 2.0);
-        assertEquals(new LpBall(2, rb), bp.detail(PoissonBatchFrankWolfe.Schedule.class).ball());
+        assertEquals(new LpBall(2, rb), bp.detail(PoissonBatchFrankWolfe.Schedule.class).set());
         assertEquals(rb, bp.parameters().real(Param.RADIUS), 0);
         assertTrue(new LpBall(2, rb).contains(batches.run(p, bp, Rngs.seeded(3)).solution(), 1e-9));
         // a given ball, or the problem's own ball, is used as is
@@ -153,7 +153,7 @@ class NoisyStochasticFrankWolfeTest {
         assertEquals(new LpBall(1.5, 4.0), schedule(NoisyStochasticFrankWolfe.builder().passes(1).build()
                 .plan(inBall.shape(), budget)).ball());
         assertEquals(new LpBall(1.5, 4.0), NoisyStochasticFrankWolfe.builder().build().plan(inBall.shape(), budget)
-                .detail(PoissonBatchFrankWolfe.Schedule.class).ball());
+                .detail(PoissonBatchFrankWolfe.Schedule.class).set());
         // any other set is refused as before
         assertThrows(IllegalArgumentException.class, () -> NoisyStochasticFrankWolfe.builder().build()
                 .plan(Problem.of(data, Losses.logistic(), Polytopes.l1Ball(1)).shape(), budget));
