@@ -5,9 +5,9 @@ import java.util.function.ToDoubleFunction;
 import org.dpopt.linalg.Checks;
 
 /**
- * Steps shared by the composition-based accountants (basic, advanced, PLD): walking a sequential
- * composition down to its leaves, the worst part of a parallel composition, the ε ≥ 0 check and
- * turning a refusal into {@link PrivacyAccountant#unsupportedReason}.
+ * Steps shared by the composition-based accountants (basic, advanced, PLD) and the RDP curves: walking
+ * a sequential composition down to its leaves, the worst part of a parallel composition, the ε ≥ 0
+ * check and turning a refusal into {@link PrivacyAccountant#unsupportedReason}.
  */
 final class Compositions {
     private Compositions() {

@@ -26,26 +26,19 @@ final class RdpCurves {
     /** The RDP curve of the event on the grid. */
     double[] of(DpEvent event) {
         double[] r = new double[orders.length];
-        accumulate(event, 1.0, r);
+        accumulate(event, r);
         return r;
     }
 
-    private void accumulate(DpEvent e, double mult, double[] r) {
-        if (e instanceof NoOpEvent) {
-            return;
-        }
+    /** Adds the curve of e to r: the curves of its sequential parts, each times its count. */
+    private void accumulate(DpEvent e, double[] r) {
+        Compositions.forEachLeaf(e, 1, (part, count) -> addPart(part, count, r));
+    }
+
+    /** Adds {@code mult} times the curve of one part of a sequential composition. */
+    private void addPart(DpEvent e, double mult, double[] r) {
         if (e instanceof NonPrivateEvent) {
             Arrays.fill(r, Double.POSITIVE_INFINITY);
-            return;
-        }
-        if (e instanceof ComposedEvent c) {
-            for (DpEvent s : c.events()) {
-                accumulate(s, mult, r);
-            }
-            return;
-        }
-        if (e instanceof SelfComposedEvent s) {
-            accumulate(s.event(), mult * s.count(), r);
             return;
         }
         if (e instanceof ParallelComposedEvent par) {
@@ -54,7 +47,7 @@ final class RdpCurves {
             double[] worst = new double[r.length];
             for (DpEvent s : new java.util.LinkedHashSet<>(par.events())) { // equal parts: equal curves
                 double[] part = new double[r.length];
-                accumulate(s, 1.0, part);
+                accumulate(s, part);
                 for (int k = 0; k < r.length; k++) {
                     worst[k] = Math.max(worst[k], part[k]);
                 }

@@ -1,5 +1,6 @@
 package org.dpopt.audit;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NonPrivateEvent;
@@ -87,14 +88,14 @@ public final class OptimizerAudit {
         int k = t.pair().canaries();
         double[][] scores = new double[2][perSide * k];
         int threads = Math.max(1, Math.min(THREADS, Runtime.getRuntime().availableProcessors()));
-        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        Job job = new Job(t, s, scores, threads, new AtomicLong(), progress);
         Worker[] workers = new Worker[threads];
         for (int w = 0; w < threads; w++) {
-            workers[w] = new Worker(t, mutant, s, scores, w, threads, done, progress);
+            workers[w] = new Worker(job, mutant, w);
         }
         runAll(workers);
         // Only the first worker draws while the runs go on; whichever worker ends last, the bar ends full.
-        progress.update(done.get(), s.runs());
+        progress.update(job.done().get(), s.runs());
         Worker first = workers[0];
         for (Worker w : workers) {
             first.sameClaim(w.claim);
@@ -148,15 +149,18 @@ public final class OptimizerAudit {
         }
     }
 
+    /**
+     * What the workers of one audit share: the target, the settings, the score table they fill, the
+     * number of workers (the stride of each one's runs), the count of finished runs and the progress sink.
+     */
+    private record Job(AuditTarget t, Settings s, double[][] scores, int stride, AtomicLong done,
+            Progress progress) {
+    }
+
     /** Runs i ≡ offset (mod stride) on both datasets, with its own optimizer, observer and problems. */
     private static final class Worker implements Runnable {
-        private final AuditTarget t;
-        private final Settings s;
-        private final double[][] scores;
+        private final Job job;
         private final int offset;
-        private final int stride;
-        private final java.util.concurrent.atomic.AtomicLong done;
-        private final Progress progress;
         private final ReleaseRecorder recorder;
         private final PrivateOptimizer opt;
         private final Problem[] problems;
@@ -166,15 +170,10 @@ public final class OptimizerAudit {
         PrivacyAccountant planAccountant;
         Throwable failure;
 
-        Worker(AuditTarget t, Mutation mutant, Settings s, double[][] scores, int offset, int stride,
-                java.util.concurrent.atomic.AtomicLong done, Progress progress) {
-            this.t = t;
-            this.s = s;
-            this.scores = scores;
+        Worker(Job job, Mutation mutant, int offset) {
+            this.job = job;
             this.offset = offset;
-            this.stride = stride;
-            this.done = done;
-            this.progress = progress;
+            AuditTarget t = job.t();
             recorder = new ReleaseRecorder(t.pair().direction());
             opt = t.factory().build(mutant, recorder);
             problems = new Problem[] {t.pair().problem(false, t.loss(), t.domain()),
@@ -185,8 +184,8 @@ public final class OptimizerAudit {
         @Override
         public void run() {
             try {
-                int perSide = s.runs() / 2;
-                for (int i = offset; i < perSide; i += stride) {
+                int perSide = job.s().runs() / 2;
+                for (int i = offset; i < perSide; i += job.stride()) {
                     for (int side = 0; side < 2; side++) {
                         runOne(side, i);
                     }
@@ -200,7 +199,8 @@ public final class OptimizerAudit {
         }
 
         private void runOne(int side, int i) {
-            UniformRandomProvider rng = Rngs.seeded(runSeed(s.seed(), side, i));
+            AuditTarget t = job.t();
+            UniformRandomProvider rng = Rngs.seeded(runSeed(job.s().seed(), side, i));
             recorder.reset();
             Problem p = problems[side];
             OptimizationResult r = plan != null ? opt.run(p, plan, rng) : opt.optimize(p, t.budget(), rng);
@@ -212,7 +212,7 @@ public final class OptimizerAudit {
                             + " observed no release of " + opt.name() + " (its releases are not reported to the "
                             + "observer)");
                 }
-                scores[side][i * k + c] = t.statistic().score(view);
+                job.scores()[side][i * k + c] = t.statistic().score(view);
             }
             if (claim == null) {
                 claim = r.privacy();
@@ -221,9 +221,9 @@ public final class OptimizerAudit {
             } else {
                 sameClaim(r.privacy());
             }
-            long n = done.incrementAndGet();
+            long n = job.done().incrementAndGet();
             if (offset == 0) {
-                progress.update(n, s.runs());
+                job.progress().update(n, job.s().runs());
             }
         }
 

@@ -10,8 +10,14 @@ import org.dpopt.data.DatasetIO.RowNormPolicy;
  * a header allowed as a file's first non-blank line) and LIBSVM ({@code label idx:val …}, 1-based
  * indices at most the declared d, {@code #} comments), each row then projected onto (or checked
  * against) the declared ball with {@link DatasetIO#projectOntoBall}. Errors name the file and the line.
+ *
+ * @param libsvm true for LIBSVM lines, false for CSV
+ * @param file the file's name, for errors
+ * @param d the declared number of features
+ * @param bound the declared row-norm bound
+ * @param policy what a row beyond the bound gets (projection or refusal)
  */
-final class RowParser implements Serializable {
+record RowParser(boolean libsvm, String file, int d, double bound, RowNormPolicy policy) implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /**
@@ -22,20 +28,6 @@ final class RowParser implements Serializable {
      * @param projected true if the row was projected onto the declared ball
      */
     record Line(long number, double[] values, boolean projected) implements Serializable {
-    }
-
-    final boolean libsvm;
-    final String file;
-    final int d;
-    final double bound;
-    final RowNormPolicy policy;
-
-    RowParser(boolean libsvm, String file, int d, double bound, RowNormPolicy policy) {
-        this.libsvm = libsvm;
-        this.file = file;
-        this.d = d;
-        this.bound = bound;
-        this.policy = policy;
     }
 
     /**

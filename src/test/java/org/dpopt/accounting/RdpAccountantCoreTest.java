@@ -37,6 +37,17 @@ class RdpAccountantCoreTest {
     }
 
     @Test
+    void nestedCountsMultiplyAndAnOverflowingTotalIsRefused() {
+        RdpAccountant rdp = new RdpAccountant();
+        DpEvent g = new GaussianEvent(2);
+        // (3 x (5 x g)) is 15 x g to the bit: the count is multiplied before it scales the curve
+        assertEquals(rdp.epsilon(new SelfComposedEvent(g, 15), 1e-5),
+                rdp.epsilon(new SelfComposedEvent(new SelfComposedEvent(g, 5), 3), 1e-5), 0.0);
+        DpEvent tooMany = new SelfComposedEvent(new SelfComposedEvent(g, Long.MAX_VALUE / 2), 3);
+        assertThrows(IllegalArgumentException.class, () -> rdp.epsilon(tooMany, 1e-5));
+    }
+
+    @Test
     void fractionalIntegrationAgreesWithBinomialSumAtIntegerOrders() {
         for (double q : new double[] {0.001, 0.01, 0.1, 0.5}) {
             for (double z : new double[] {0.5, 0.8, 1, 4}) {

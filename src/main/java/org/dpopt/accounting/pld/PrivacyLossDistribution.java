@@ -36,14 +36,15 @@ public final class PrivacyLossDistribution {
      */
     public static final int MAX_LEAF_POINTS = 1 << 21;
 
+    private final Composition comp;
+    /** The composition's grid spacing and mode, read often. */
     private final double h;
     private final boolean pessimistic;
-    private final Composition comp;
 
-    private PrivacyLossDistribution(double h, boolean pessimistic, Composition comp) {
-        this.h = h;
-        this.pessimistic = pessimistic;
+    private PrivacyLossDistribution(Composition comp) {
         this.comp = comp;
+        this.h = comp.h;
+        this.pessimistic = comp.pessimistic;
     }
 
     /** A pessimistic PLD from a PMF (copied): probability {@code probs[k]} at loss (offset + k)·h. */
@@ -91,8 +92,7 @@ public final class PrivacyLossDistribution {
     static PrivacyLossDistribution of(double h, long offset, double[] probs, double infinityMass,
             boolean pessimistic) {
         Pmf p = Pmf.of(offset, probs, infinityMass);
-        return new PrivacyLossDistribution(h, pessimistic,
-                new Composition(h, pessimistic, new Pmf[] {p}, new long[] {1}));
+        return new PrivacyLossDistribution(new Composition(h, pessimistic, new Pmf[] {p}, new long[] {1}));
     }
 
     /** Grid spacing h. */
@@ -298,7 +298,7 @@ public final class PrivacyLossDistribution {
                     other.pessimistic ? "pessimistic" : "optimistic");
         }
         try {
-            return new PrivacyLossDistribution(h, pessimistic, comp.with(other.comp));
+            return new PrivacyLossDistribution(comp.with(other.comp));
         } catch (ArithmeticException e) {
             throw Checks.fail("composition count", "at most " + Long.MAX_VALUE, "an overflow");
         }
@@ -315,7 +315,7 @@ public final class PrivacyLossDistribution {
             return this;
         }
         try {
-            return new PrivacyLossDistribution(h, pessimistic, comp.times(count));
+            return new PrivacyLossDistribution(comp.times(count));
         } catch (ArithmeticException e) {
             throw Checks.fail("count", "at most " + Long.MAX_VALUE + " in total", count + " times the existing counts");
         }

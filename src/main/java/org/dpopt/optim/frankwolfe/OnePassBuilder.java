@@ -99,10 +99,9 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends Optimi
      * Frank–Wolfe rate and is post-processing of the released selections; {@link Preset#PAPER}: the
      * uniformly random iterate the theorems (stationarity for non-convex losses) are stated for.
      */
-    @SuppressWarnings("unchecked")
     public B preset(Preset p) {
         this.preset = Checks.notNull("preset", p);
-        return (B) this;
+        return self();
     }
 
     /** The configuration as set so far. */
