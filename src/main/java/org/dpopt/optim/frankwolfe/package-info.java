@@ -4,24 +4,30 @@
  * estimate it is made from) is privatized.
  *
  * <table>
- *   <caption>The optimizers, their releases and their privacy statements (all replace-one)</caption>
+ *   <caption>The optimizers, their releases and their privacy statements (replace-one, but for the
+ *   practical defaults on Poisson batches: add/remove-one)</caption>
  *   <tr><th>class</th><th>paper</th><th>release per step</th><th>statement</th><th>default accountant</th></tr>
  *   <tr><td>{@link org.dpopt.optim.frankwolfe.NoisyFrankWolfe}</td><td>BGM21 Alg. 3 (TTZ15)</td>
- *       <td>report-noisy-max over the J vertices, full-batch scores</td><td>T × (ε0, 0)</td>
- *       <td>advanced composition</td></tr>
+ *       <td>paper: report-noisy-max over the J vertices, full-batch scores; practical default: the
+ *       vertex of least score for a Poisson batch's noisy gradient sum</td><td>T × (ε0, 0); practical:
+ *       T × PoissonSampled(q, Gaussian(z))</td><td>advanced composition; practical: PLD</td></tr>
  *   <tr><td>{@link org.dpopt.optim.frankwolfe.VarianceReducedFrankWolfe}</td><td>BGM21 Alg. 4</td>
  *       <td>report-noisy-max on a recursive one-pass estimate</td><td>Parallel(R × [m × (ε0, 0)])</td>
  *       <td>advanced composition</td></tr>
  *   <tr><td>{@link org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe}</td><td>BGM21 Alg. 5</td>
  *       <td>Gaussian noise on the same estimate, then the ℓp-ball LMO</td>
- *       <td>Parallel(R × [m × Gaussian(z)]) per pass; the practical default: K full-batch passes,
-       K × Gaussian(z)</td><td>RDP</td></tr>
+ *       <td>Parallel(R × [m × Gaussian(z)]) per pass; {@code passes(K)} with one full-batch round:
+ *       K × Gaussian(z); the practical default: T × PoissonSampled(q, Gaussian(z))</td><td>RDP;
+ *       practical: PLD</td></tr>
  * </table>
  *
  * <p>Papers: Bassily, Guzmán, Menart, "Differentially Private Stochastic Optimization: New Results in
  * Convex and Non-Convex Settings", NeurIPS 2021, arXiv:2107.05585 (BGM21); Talwar, Thakurta, Zhang,
  * "Nearly-Optimal Private LASSO", NeurIPS 2015 (TTZ15). The sensitivities, schedules and privacy
  * arguments as implemented here are derived in {@code theory-notes/frank-wolfe.md}.
+ *
+ * <p>The practical defaults of noisy-frank-wolfe and noisy-sfw share one schedule,
+ * {@code PoissonBatchFrankWolfe}: DP-SGD's Poisson batches and accounting with Frank–Wolfe's step.
  *
  * <p>Every plan is made from the public shape only (n, d, the declared row bound R, the loss's
  * constants, the constraint set, and an optional declared ℓ∞ row bound); every selection goes through
