@@ -34,7 +34,8 @@ final class FrankWolfeDomains {
 
     /** The flags of the one-pass methods (rounds, preset), to append to their set's flags. */
     static FlagTable onePassFlags() {
-        return FlagTable.of(Flag.ROUNDS, "ceil((n eps)^(1/3)) in one pass (noisy-sfw practical: 1 per pass)")
+        return FlagTable.of(Flag.ROUNDS, "ceil((n eps)^(1/3)) in one pass (noisy-sfw: giving it selects the one-pass schedule instead of the "
+                + "Poisson batches)")
                 .and(Flag.PRESET, "practical (last iterate; noisy-sfw: Frank-Wolfe on Poisson batches unless --rounds; "
                         + "paper: one pass, the uniformly random iterate)");
     }

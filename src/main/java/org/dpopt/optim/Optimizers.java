@@ -38,7 +38,8 @@ public final class Optimizers {
             new Entry("dp-sgd", "practical DP-SGD", NoisySgd::builder),
             new Entry("nsgd", "noisy SGD with the BFTT19 theorem's parameters", Bftt19Sgd::builder),
             new Entry("non-private", "the same SGD loop without clipping or noise", NonPrivateSgd::builder),
-            new Entry("noisy-frank-wolfe", "noisy Frank-Wolfe with report-noisy-max", NoisyFrankWolfe::builder),
+            new Entry("noisy-frank-wolfe", "noisy Frank-Wolfe over a polytope (by default on Poisson batches; "
+                    + "preset paper: report-noisy-max)", NoisyFrankWolfe::builder),
             new Entry("vr-frank-wolfe", "one-pass variance-reduced private Frank-Wolfe",
                     VarianceReducedFrankWolfe::builder),
             new Entry("noisy-sfw", "noisy stochastic Frank-Wolfe over an lp ball (by default on Poisson batches)",

@@ -206,6 +206,23 @@ class SparkEngineAgreementTest {
         assertEquals(plan.statement(), dist.ledger());
     }
 
+    /**
+     * noisy-frank-wolfe's practical default (Poisson batches, drawn on the driver by the same iterator on
+     * the same generator): the Spark batch sums give the in-memory release, report, ledger and parameters.
+     */
+    @Test
+    void noisyFrankWolfeOnPoissonBatchesSameGeneratorSameModelAndReport() {
+        Polytope l1 = Polytopes.l1Ball(5);
+        NoisyFrankWolfe opt = NoisyFrankWolfe.builder().build();
+        Problem problem = Problem.of(memory, Losses.logistic(), l1);
+        RunPlan plan = opt.plan(problem.shape(), PrivacyBudget.of(1.0, 1e-5));
+        assertTrue(NoisyFrankWolfe.onBatches(plan));
+        OptimizationResult mem = opt.run(problem, plan, Rngs.seeded(6));
+        OptimizationResult dist = opt.run(new SparkBatches(spark, Losses.logistic(), null),
+                spark.shape(Losses.logistic(), l1, 0), N, plan, Rngs.seeded(6));
+        sameRelease(plan, mem, dist);
+    }
+
     @Test
     void objectivePerturbationSameGeneratorSameModelAndReport() {
         ConvexSet ball = ConvexSets.l2Ball(1);

@@ -99,11 +99,38 @@ public final class ConstantCheck extends BaseOptimizer<ConstantCheck.Builder> {
                         new CheckAccountant(trained, rnm.epsilon()), budget)
                 .parameters(trained.parameters().toBuilder().put(Param.CONSTANT_CHECK_EPSILON, rnm.epsilon())
                         .put(Param.CONSTANT_CHECK_SCALE, rnm.scale())
-                        .put(Param.CONSTANT_CHECK_MARGIN, config.margin * rnm.scale()).build())
+                        .put(Param.CONSTANT_CHECK_MARGIN, exactHeadStart(config.margin * rnm.scale(), shape.size()))
+                        .build())
                 .budgetBinding(trained.budgetBinding())
                 .exactSizeRequired(trained.exactSizeRequired())
                 .detail(new Stages(trained, rnm))
                 .build();
+    }
+
+    /** Head starts (in rows) at or above this are refused: their sums with the counts could not stay exact. */
+    static final double MAX_HEAD_START = 0x1p50;
+
+    /**
+     * The head start m in rows, rounded down to the coarsest power-of-two grid on which count + m is exact
+     * in double arithmetic for every count 0..n (the counts are at most the planned n: a run refuses more
+     * rows). The trained classifier's score is then exactly count + m, so one row moves every score by at
+     * most 1 and the selection's sensitivity stays 1; a rounded sum could move by 1 plus a rounding step
+     * (by 2 or more once m is near 2^53). The grid step is at most 2^-1 and about 2^-52·(n + m), so the
+     * head start changes by less than that. From public constants only.
+     *
+     * @throws IllegalArgumentException if m is at least {@link #MAX_HEAD_START} rows
+     */
+    static double exactHeadStart(double m, int n) {
+        if (!(m >= 0 && m < MAX_HEAD_START)) {
+            throw Checks.fail("constant check margin", "a head start below 2^50 rows (margin x Laplace scale)", m);
+        }
+        if (m == 0) {
+            return 0;
+        }
+        // n + m < 2^(e+1), and every multiple of 2^(e-51) below 2^(e+2) is a double (53 significand bits)
+        int e = Math.getExponent((double) n + m);
+        double step = Math.scalb(1.0, e - 51); // at most 2^-1, so every count is on the grid too
+        return Math.floor(m / step) * step;
     }
 
     private static void requireClassifierWithIntercept(ProblemShape shape) {
@@ -230,7 +257,9 @@ public final class ConstantCheck extends BaseOptimizer<ConstantCheck.Builder> {
         /**
          * The head start of the trained classifier, in Laplace scales of the check (default 0): its count
          * of correct labels is raised by margin × scale before the noisy choice, so a constant classifier
-         * replaces it only when clearly better. A public constant: the privacy is unchanged.
+         * replaces it only when clearly better. A public constant: the privacy is unchanged. The plan rounds
+         * the head start in rows down to a grid on which every count plus it is exact (a change of about
+         * 2^-52 n rows), and refuses a head start of 2^50 rows or more.
          */
         public Builder margin(double scales) {
             Checks.nonNegative("constant check margin", scales);

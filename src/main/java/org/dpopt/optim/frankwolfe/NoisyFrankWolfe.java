@@ -160,7 +160,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
         PrivacyAccountant acc = config.accountant != null ? config.accountant : new PldAccountant();
         double z = PoissonBatchFrankWolfe.calibrate(acc, n, budget);
         PoissonBatchFrankWolfe.Schedule s = PoissonBatchFrankWolfe.schedule(set, PoissonBatchFrankWolfe.over(set),
-                start, n, z, PoissonBatchFrankWolfe.clip(loss, shape));
+                start, n, z, PoissonBatchFrankWolfe.clip(loss, shape, name()));
         RunParameters.Builder p = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
                 .put(Param.VERTICES, set.vertexCount(d));
         if (config.domain == null && shape.domain().isWholeSpace()) {

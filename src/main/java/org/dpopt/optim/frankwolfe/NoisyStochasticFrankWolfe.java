@@ -154,7 +154,7 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
         int n = shape.size();
         double z = PoissonBatchFrankWolfe.calibrate(acc, n, budget);
         PoissonBatchFrankWolfe.Schedule s = PoissonBatchFrankWolfe.schedule(ball, PoissonBatchFrankWolfe.over(ball),
-                new DMatrixRMaj(shape.dimension(), 1), n, z, PoissonBatchFrankWolfe.clip(loss, shape));
+                new DMatrixRMaj(shape.dimension(), 1), n, z, PoissonBatchFrankWolfe.clip(loss, shape, name()));
         RunParameters params = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
                 .put(Param.LP_NORM, ball.p(shape.dimension()))
                 .put(Param.RADIUS, ball.r())

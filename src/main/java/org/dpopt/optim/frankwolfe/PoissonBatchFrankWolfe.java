@@ -145,10 +145,11 @@ final class PoissonBatchFrankWolfe {
      *
      * @throws IllegalArgumentException if the loss has no finite Lipschitz bound
      */
-    static double clip(GeneralizedLinearLoss loss, ProblemShape shape) {
+    static double clip(GeneralizedLinearLoss loss, ProblemShape shape, String algorithm) {
         double l = loss.scalarLipschitz() * shape.rowNormBound();
         if (!(l > 0 && Double.isFinite(l))) {
-            throw Checks.fail("loss", "Lipschitz (a finite bound on |phi'|) for noisy-sfw's batches", loss.name());
+            throw Checks.fail("loss", "Lipschitz (a finite bound on |phi'|) for " + algorithm + "'s Poisson batches",
+                    loss.name());
         }
         return l;
     }

@@ -217,4 +217,40 @@ class ConstantCheckTest {
         assertThrows(IllegalArgumentException.class, () -> check.check(plan, p.shape(), seeded,
                 ClassCounts.of(p.data()), Rngs.secure()), "a seeded stage in a secure run");
     }
+    /**
+     * The head start enters the noisy choice as the double {@code correct + m}. The selection's ℓ∞
+     * sensitivity is 1 only if that sum is exact for every count 0..n the trained score can take: a rounded
+     * sum can move by 1 plus a rounding step when one row is added (by 2 or more once m is near 2^53, e.g.
+     * a margin of 1e15 scales at ε₀ = 0.1: ulp(1e16) = 2). So every planned m must keep k + m exact for
+     * k = 0..n, or the margin must be refused.
+     */
+    @Test
+    void theHeadStartKeepsEveryTrainedScoreExactSoTheSensitivityStaysOne() {
+        Problem p = problem(2000, true, 0, 3);
+        int n = p.data().size();
+        // margin 2 scales at epsilon 0.3: scale 1/0.03, a head start of 66.66... rows (not a dyadic number)
+        RunPlan plan = ConstantCheck.builder(NoisySgd.builder().build()).margin(2).build()
+                .plan(p.shape(), PrivacyBudget.of(0.3, 1e-6));
+        double m = plan.parameters().real(Param.CONSTANT_CHECK_MARGIN);
+        assertEquals(2 / (0.1 * 0.3), m, 1e-9, "still two scales");
+        assertExactForEveryCount(m, n);
+        // an absurd but finite margin: exact, or refused
+        ConstantCheck huge = ConstantCheck.builder(NoisySgd.builder().build()).margin(1e15).build();
+        RunPlan hp;
+        try {
+            hp = huge.plan(p.shape(), PrivacyBudget.of(1.0, 1e-6));
+        } catch (IllegalArgumentException refused) {
+            return;
+        }
+        assertExactForEveryCount(hp.parameters().real(Param.CONSTANT_CHECK_MARGIN), n);
+    }
+
+    private static void assertExactForEveryCount(double m, int n) {
+        java.math.BigDecimal exactM = new java.math.BigDecimal(m);
+        for (long k = 0; k <= n; k++) {
+            double score = k + m; // as the check computes the trained classifier's score
+            assertEquals(0, new java.math.BigDecimal(score).compareTo(exactM.add(java.math.BigDecimal.valueOf(k))),
+                    "count " + k + " + head start " + m + " rounds to " + score);
+        }
+    }
 }
