@@ -59,7 +59,7 @@ final class TrainLimits {
      * Refuses a plan with too many steps (e.g. many epochs of tiny batches), before it runs. The step
      * limit is for steps that each release noise (the statement makes at least one release per step);
      * a plan whose steps are solver steps between a few releases (SVRG's inner steps, one row gradient
-     * each) is held to the work limit instead: steps × parameters.
+     * each) is held to the work limit instead: steps × rows per step × parameters.
      */
     static void steps(RunPlan plan, Double epochs) {
         if (!plan.parameters().has(Param.STEPS)) {
@@ -72,10 +72,12 @@ final class TrainLimits {
                     + "this plan has " + (long) t + ")";
             throw epochs != null ? Checks.fail("--epochs", why, epochs) : Checks.fail("planned steps", why, (long) t);
         }
-        double work = t * plan.shape().parameterDimension();
-        if (!noisySteps && work > MAX_WORK) {
-            throw Checks.fail("planned steps", String.format("at most %.4g for %d parameters (a run is limited to "
-                    + "%.0e gradient coordinates, hours of work)", MAX_WORK / plan.shape().parameterDimension(),
+        // rows per step: the (expected) batch size where the plan has one, else one row (SVRG's inner steps)
+        double rows = plan.parameters().has(Param.BATCH_SIZE) ? Math.max(1, plan.parameters().real(Param.BATCH_SIZE)) : 1;
+        double perStep = rows * plan.shape().parameterDimension();
+        if (!noisySteps && t * perStep > MAX_WORK) {
+            throw Checks.fail("planned steps", String.format("at most %.4g for %.0f rows of %d parameters per step (a "
+                    + "run is limited to %.0e gradient coordinates, hours of work)", MAX_WORK / perStep, rows,
                     plan.shape().parameterDimension(), MAX_WORK), (long) t);
         }
     }

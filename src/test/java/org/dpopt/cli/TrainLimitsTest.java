@@ -66,4 +66,19 @@ class TrainLimitsTest {
                 () -> TrainLimits.steps(huge, null));
         assertTrue(e.getMessage().startsWith("planned steps must be at most "), e.getMessage());
     }
+
+    @Test
+    void stepsWithoutNoiseCountTheirRowsTowardTheWorkLimit() {
+        // non-private SGD releases nothing, so only the work limit holds it: T x b x d
+        ProblemShape shape = new ProblemShape(1_000_000, 10_000, 1, Losses.logistic(), ConvexSets.unconstrained(),
+                false);
+        RunPlan fine = org.dpopt.optim.sgd.NonPrivateSgd.builder().batchSize(256).epochs(10).build().plan(shape, BUDGET);
+        assertDoesNotThrow(() -> TrainLimits.steps(fine, 10.0));
+        RunPlan hours = org.dpopt.optim.sgd.NonPrivateSgd.builder().batchSize(256).epochs(200).build()
+                .plan(shape, BUDGET);
+        assertTrue(hours.parameters().real(Param.STEPS) < TrainLimits.MAX_STEPS, "few steps, large batches");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TrainLimits.steps(hours, 200.0));
+        assertTrue(e.getMessage().contains("256 rows of 10000 parameters per step"), e.getMessage());
+    }
 }

@@ -337,7 +337,10 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
             return this;
         }
 
-        /** Upper clamp on the theorem's T (default 10000; the cost is n·T). */
+        /**
+         * Upper clamp on the theorem's T (default 10000; the cost is n·T) for the report-noisy-max
+         * schedule; the practical default's T is its epochs' ⌈30n/b⌉.
+         */
         public Builder maxIterations(long t) {
             this.maxIterations = Checks.atLeastOne("maxIterations", t);
             return this;

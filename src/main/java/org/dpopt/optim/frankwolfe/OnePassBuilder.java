@@ -60,7 +60,8 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends Optimi
     /**
      * Whether batches are cut from a random order of row blocks (default) or from the storage order.
      * Both are data-independent partitions, so privacy is the same; storage order is only
-     * statistically sound when the rows are already in random order.
+     * statistically sound when the rows are already in random order. Not used by noisy-sfw's practical
+     * default, whose Poisson batches are sampled.
      */
     public B shuffle(boolean on) {
         this.shuffle = on;
@@ -71,7 +72,8 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends Optimi
      * Rows per shuffled block (1 = a uniformly random permutation of rows; default automatic:
      * min(64, max(1, b/4)) for difference batches of b rows, so every batch spans ≥ 4 blocks). Blocks
      * keep memory reads sequential: at n = 10⁶, d = 100 a row-level permutation made the pass ~7–10×
-     * a plain gradient pass on our machine, blocks of 32 rows ~2×, storage order ~1.2×.
+     * a plain gradient pass on our machine, blocks of 32 rows ~2×, storage order ~1.2×. Not used by
+     * noisy-sfw's practical default (Poisson batches).
      */
     public B shuffleBlock(int rows) {
         this.shuffleBlock = Checks.atLeastOne("shuffleBlock", rows);
