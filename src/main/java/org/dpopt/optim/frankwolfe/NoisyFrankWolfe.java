@@ -158,9 +158,10 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
         DMatrixRMaj start = new DMatrixRMaj(d, 1);
         set.vertex(0, start); // the first step (mu_0 = 1) replaces it
         PrivacyAccountant acc = config.accountant != null ? config.accountant : new PldAccountant();
+        double clip = PoissonBatchFrankWolfe.clip(loss, shape, name()); // refused before the calibration
         double z = PoissonBatchFrankWolfe.calibrate(acc, n, budget);
         PoissonBatchFrankWolfe.Schedule s = PoissonBatchFrankWolfe.schedule(set, PoissonBatchFrankWolfe.over(set),
-                start, n, z, PoissonBatchFrankWolfe.clip(loss, shape, name()));
+                start, n, z, clip);
         RunParameters.Builder p = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
                 .put(Param.VERTICES, set.vertexCount(d));
         if (config.domain == null && shape.domain().isWholeSpace()) {

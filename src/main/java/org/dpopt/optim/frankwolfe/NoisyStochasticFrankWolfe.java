@@ -152,9 +152,10 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
         OnePassSchedule.requireExactSmoothLoss(loss, name());
         PrivacyAccountant acc = batchAccountant();
         int n = shape.size();
+        double clip = PoissonBatchFrankWolfe.clip(loss, shape, name()); // refused before the calibration
         double z = PoissonBatchFrankWolfe.calibrate(acc, n, budget);
         PoissonBatchFrankWolfe.Schedule s = PoissonBatchFrankWolfe.schedule(ball, PoissonBatchFrankWolfe.over(ball),
-                new DMatrixRMaj(shape.dimension(), 1), n, z, PoissonBatchFrankWolfe.clip(loss, shape, name()));
+                new DMatrixRMaj(shape.dimension(), 1), n, z, clip);
         RunParameters params = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
                 .put(Param.LP_NORM, ball.p(shape.dimension()))
                 .put(Param.RADIUS, ball.r())
