@@ -73,7 +73,8 @@ final class TrainLimits {
             throw epochs != null ? Checks.fail("--epochs", why, epochs) : Checks.fail("planned steps", why, (long) t);
         }
         // rows per step: the (expected) batch size where the plan has one, else one row (SVRG's inner steps)
-        double rows = plan.parameters().has(Param.BATCH_SIZE) ? Math.max(1, plan.parameters().real(Param.BATCH_SIZE)) : 1;
+        double rows = plan.parameters().has(Param.BATCH_SIZE)
+                ? Math.max(1, plan.parameters().real(Param.BATCH_SIZE)) : 1;
         double perStep = rows * plan.shape().parameterDimension();
         if (!noisySteps && t * perStep > MAX_WORK) {
             throw Checks.fail("planned steps", String.format("at most %.4g for %.0f rows of %d parameters per step (a "

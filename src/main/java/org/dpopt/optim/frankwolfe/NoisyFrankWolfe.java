@@ -70,7 +70,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
 
     /** Whether a plan of this optimizer runs on Poisson batches (its practical default). */
     public static boolean onBatches(RunPlan plan) {
-        return plan.detail(Object.class) instanceof PoissonBatchFrankWolfe.Schedule;
+        return PoissonBatchFrankWolfe.isPlanOf(plan);
     }
 
     /**
@@ -150,30 +150,19 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
             throw Checks.fail("supNormBound", "used only by the report-noisy-max schedule (give preset(PAPER) or "
                     + "iterations(T)); absent for the Poisson batches", config.supBound);
         }
-        int n = shape.size();
-        Polytope set = config.domain == null && shape.domain().isWholeSpace()
-                ? Polytopes.l1Ball(defaultRadius(n, budget.epsilon()))
-                : FrankWolfeSupport.polytope(config.domain, shape, name());
-        int d = shape.dimension();
-        DMatrixRMaj start = new DMatrixRMaj(d, 1);
-        set.vertex(0, start); // the first step (mu_0 = 1) replaces it
+        boolean ruled = config.domain == null && shape.domain().isWholeSpace();
+        double r = defaultRadius(shape.size(), budget.epsilon());
+        Polytope set = ruled ? Polytopes.l1Ball(r) : FrankWolfeSupport.polytope(config.domain, shape, name());
         PrivacyAccountant acc = config.accountant != null ? config.accountant : new PldAccountant();
-        double clip = PoissonBatchFrankWolfe.clip(loss, shape, name()); // refused before the calibration
-        double z = PoissonBatchFrankWolfe.calibrate(acc, n, budget);
-        PoissonBatchFrankWolfe.Schedule s = PoissonBatchFrankWolfe.schedule(set, PoissonBatchFrankWolfe.over(set),
-                start, n, z, clip);
-        RunParameters.Builder p = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
-                .put(Param.VERTICES, set.vertexCount(d));
-        if (config.domain == null && shape.domain().isWholeSpace()) {
-            p.put(Param.RADIUS, defaultRadius(n, budget.epsilon()));
-        }
-        return RunPlan.builder(name(), shape)
-                .privacy(PoissonBatchFrankWolfe.statement(s, n, z), relation(), acc, budget)
-                .parameters(p.build())
-                .budgetBinding(true)
-                .exactSizeRequired(s.sampler().requiresExactSize())
-                .detail(s)
-                .build();
+        DMatrixRMaj start = new DMatrixRMaj(shape.dimension(), 1);
+        set.vertex(0, start);
+        return PoissonBatchFrankWolfe.plan(name(), relation(), shape, budget, acc, loss, set,
+                PoissonBatchFrankWolfe.over(set), start, p -> {
+                    p.put(Param.VERTICES, set.vertexCount(shape.dimension()));
+                    if (ruled) {
+                        p.put(Param.RADIUS, r);
+                    }
+                });
     }
 
     /** The accountant of the report-noisy-max schedule: the given one, else advanced composition (replace-one). */
@@ -185,13 +174,9 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         if (onBatches(plan)) {
-            PoissonBatchFrankWolfe.Schedule b = plan.detail(PoissonBatchFrankWolfe.Schedule.class);
-            PrivateRun run = PrivateRun.start(plan, problem, rng, options());
-            PoissonBatchFrankWolfe.Iterate it = PoissonBatchFrankWolfe.iterate(run, b);
-            DMatrixRMaj out = it.w();
-            FrankWolfeSupport.diagnose(run, config.population, out, it.rows(), Diagnostic.FRANK_WOLFE_GAP,
-                    () -> FrankWolfeSupport.frankWolfeGap(problem, (Polytope) b.set(), out));
-            return run.finish(out);
+            Polytope set = (Polytope) plan.detail(PoissonBatchFrankWolfe.Schedule.class).set();
+            return PoissonBatchFrankWolfe.run(PrivateRun.start(plan, problem, rng, options()), plan, config.population,
+                    w -> FrankWolfeSupport.frankWolfeGap(problem, set, w));
         }
         Schedule s = plan.detail(Schedule.class);
         PrivateRun run = PrivateRun.start(plan, problem, rng, options());
@@ -296,13 +281,9 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
     public OptimizationResult run(BatchGradientSource source, ProblemShape shape, long rows, RunPlan plan,
             UniformRandomProvider rng) {
         Checks.notNull("source", source);
-        PoissonBatchFrankWolfe.Schedule s = plan.detail(PoissonBatchFrankWolfe.Schedule.class);
-        PrivateRun run = PrivateRun.startDistributed(plan, shape, rows, rng, options());
-        PoissonBatchFrankWolfe.Iterate it = PoissonBatchFrankWolfe.iterate(run, s, source);
-        if (run.diagnosticsOn()) {
-            run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, it.rows());
-        }
-        return run.finish(it.w());
+        plan.detail(PoissonBatchFrankWolfe.Schedule.class); // refuses a plan of the other schedule first
+        return PoissonBatchFrankWolfe.runDistributed(PrivateRun.startDistributed(plan, shape, rows, rng, options()),
+                plan, source);
     }
 
     /** The loss a plan's gradients use (the Moreau envelope of a non-smooth loss), for distributed passes. */

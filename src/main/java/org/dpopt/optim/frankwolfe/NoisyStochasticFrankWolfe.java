@@ -5,12 +5,9 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.DpEvents;
 import org.dpopt.accounting.GaussianEvent;
-import org.dpopt.sampling.BatchSampler;
-import org.dpopt.optim.Diagnostic;
-import org.dpopt.optim.Preset;
-import org.dpopt.accounting.PrivacyAccountant;
-import org.dpopt.accounting.PldAccountant;
 import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PldAccountant;
+import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.geometry.LpBall;
@@ -20,6 +17,7 @@ import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
 import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
+import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
@@ -150,23 +148,9 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
     /** The practical schedule: Frank–Wolfe steps on Poisson batches ({@link PoissonBatchFrankWolfe}). */
     private RunPlan batchPlan(ProblemShape shape, PrivacyBudget budget, GeneralizedLinearLoss loss, LpBall ball) {
         OnePassSchedule.requireExactSmoothLoss(loss, name());
-        PrivacyAccountant acc = batchAccountant();
-        int n = shape.size();
-        double clip = PoissonBatchFrankWolfe.clip(loss, shape, name()); // refused before the calibration
-        double z = PoissonBatchFrankWolfe.calibrate(acc, n, budget);
-        PoissonBatchFrankWolfe.Schedule s = PoissonBatchFrankWolfe.schedule(ball, PoissonBatchFrankWolfe.over(ball),
-                new DMatrixRMaj(shape.dimension(), 1), n, z, clip);
-        RunParameters params = PoissonBatchFrankWolfe.put(FrankWolfeSupport.parameters(shape, acc), s, n, z)
-                .put(Param.LP_NORM, ball.p(shape.dimension()))
-                .put(Param.RADIUS, ball.r())
-                .build();
-        return RunPlan.builder(name(), shape)
-                .privacy(PoissonBatchFrankWolfe.statement(s, n, z), relation(), acc, budget)
-                .parameters(params)
-                .budgetBinding(true)
-                .exactSizeRequired(s.sampler().requiresExactSize())
-                .detail(s)
-                .build();
+        return PoissonBatchFrankWolfe.plan(name(), relation(), shape, budget, batchAccountant(), loss, ball,
+                PoissonBatchFrankWolfe.over(ball), new DMatrixRMaj(shape.dimension(), 1), p -> p.put(Param.LP_NORM, ball.p(shape.dimension()))
+                        .put(Param.RADIUS, ball.r()));
     }
 
     /**
@@ -184,16 +168,13 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
 
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
-        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
-        if (poissonBatches(settings)) {
-            PoissonBatchFrankWolfe.Schedule b = plan.detail(PoissonBatchFrankWolfe.Schedule.class);
-            PoissonBatchFrankWolfe.Iterate it = PoissonBatchFrankWolfe.iterate(run, b);
-            DMatrixRMaj out = it.w();
-            FrankWolfeSupport.diagnose(run, settings.population(), out, it.rows(), Diagnostic.FRANK_WOLFE_GAP,
-                    () -> FrankWolfeSupport.frankWolfeGap(problem, (LpBall) b.set(), out));
-            return run.finish(out);
+        if (PoissonBatchFrankWolfe.isPlanOf(plan)) {
+            LpBall ball = (LpBall) plan.detail(PoissonBatchFrankWolfe.Schedule.class).set();
+            return PoissonBatchFrankWolfe.run(PrivateRun.start(plan, problem, rng, options()), plan,
+                    settings.population(), w -> FrankWolfeSupport.frankWolfeGap(problem, ball, w));
         }
         Schedule s = plan.detail(Schedule.class);
+        PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         LpBall ball = s.ball();
         DMatrixRMaj out = iterate(run, s, (estimate, v) -> {
             System.arraycopy(estimate.data, 0, v.data, 0, v.numRows);

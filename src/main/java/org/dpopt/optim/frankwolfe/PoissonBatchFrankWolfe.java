@@ -1,10 +1,12 @@
 package org.dpopt.optim.frankwolfe;
 
-import org.apache.commons.rng.UniformRandomProvider;
+import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
 import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PrivacyAccountant;
+import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.LpBall;
 import org.dpopt.geometry.Polytope;
@@ -12,9 +14,12 @@ import org.dpopt.linalg.Checks;
 import org.dpopt.linalg.Vectors;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.ProblemShape;
+import org.dpopt.optim.Diagnostic;
+import org.dpopt.optim.OptimizationResult;
 import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunParameters;
+import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.oracle.BatchGradientSource;
 import org.dpopt.oracle.DatasetBatches;
@@ -75,7 +80,8 @@ final class PoissonBatchFrankWolfe {
      *
      * @param set W
      * @param step the linear-minimization step over W
-     * @param start w₀ ∈ W
+     * @param start w₀ ∈ W, where the first batch gradient is taken (the first step, μ₀ = 1, then moves to a
+     *              point of W chosen from it)
      * @param sampler Poisson batches of expected size b
      * @param stepEvent the event of one release, PoissonSampled(q, Gaussian(z))
      * @param steps T
@@ -85,10 +91,65 @@ final class PoissonBatchFrankWolfe {
             double clip) {
     }
 
-    /** The schedule on n rows at noise multiplier z. */
-    static Schedule schedule(ConvexSet set, Step step, DMatrixRMaj start, int n, double z, double clip) {
-        BatchSampler sampler = sampler(n);
-        return new Schedule(set, step, start, sampler, sampler.stepEvent(n, z), sampler.steps(n), clip);
+    /**
+     * The plan of an optimizer's batch schedule over W, from public constants only: the clip norm of the
+     * loss, the Poisson sampler of n rows, z calibrated by the accountant (add/remove-one) on the
+     * sampler's own event, the schedule's parameters plus {@code extra}.
+     *
+     * @param start w₀ ∈ W (copied)
+     * @param extra adds the optimizer's own parameters (its set's) to the shared ones
+     */
+    static RunPlan plan(String algorithm, NeighboringRelation relation, ProblemShape shape, PrivacyBudget budget,
+            PrivacyAccountant accountant, GeneralizedLinearLoss loss, ConvexSet set, Step step, DMatrixRMaj start,
+            Consumer<RunParameters.Builder> extra) {
+        double clip = clip(loss, shape, algorithm); // refused before the calibration
+        if (accountant.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
+            throw Checks.fail("accountant relation", "add/remove-one for Poisson batches", accountant.relation());
+        }
+        int n = shape.size();
+        BatchSampler sampler = Samplers.poisson().create(n, batchSize(n), EPOCHS);
+        double z = Calibration.noiseMultiplier(accountant, zz -> sampler.privacyEvent(n, zz), budget.epsilon(),
+                budget.delta());
+        Schedule s = new Schedule(set, step, start.copy(), sampler, sampler.stepEvent(n, z), sampler.steps(n), clip);
+        RunParameters.Builder p = FrankWolfeSupport.parameters(shape, accountant)
+                .put(Param.SAMPLER, sampler.name())
+                .put(Param.BATCH_SIZE, (double) batchSize(n))
+                .put(Param.EPOCHS, EPOCHS)
+                .put(Param.SAMPLING_RATE, sampler.normalizer(n) / n)
+                .put(Param.STEPS, s.steps())
+                .put(Param.NOISE_MULTIPLIER, z)
+                .put(Param.CLIP_NORM, clip)
+                .put(Param.SENSITIVITY, clip)
+                .put(Param.SIGMA, z * clip)
+                .put(Param.OUTPUT, "last");
+        extra.accept(p);
+        return RunPlan.builder(algorithm, shape)
+                .privacy(sampler.privacyEvent(n, z), relation, accountant, budget)
+                .parameters(p.build())
+                .budgetBinding(true)
+                .exactSizeRequired(sampler.requiresExactSize())
+                .detail(s)
+                .build();
+    }
+
+    /** Whether a plan is of this schedule. */
+    static boolean isPlanOf(RunPlan plan) {
+        return plan.detail(Object.class) instanceof Schedule;
+    }
+
+    /**
+     * Runs a plan of this schedule on the run's rows and finishes it: the last iterate, with the non-private
+     * diagnostics (training loss, population risk, rows read, the Frank–Wolfe gap) when they are on.
+     *
+     * @param gap the Frank–Wolfe gap of the problem over W at an iterate
+     */
+    static OptimizationResult run(PrivateRun run, RunPlan plan, Dataset population, ToDoubleFunction<DMatrixRMaj> gap) {
+        Iterate it = iterate(run, plan.detail(Schedule.class),
+                new DatasetBatches(run.problem().data(), run.problem().loss()));
+        DMatrixRMaj out = it.w();
+        FrankWolfeSupport.diagnose(run, population, out, it.rows(), Diagnostic.FRANK_WOLFE_GAP,
+                () -> gap.applyAsDouble(out));
+        return run.finish(out);
     }
 
     /**
@@ -102,42 +163,8 @@ final class PoissonBatchFrankWolfe {
     }
 
     /** Expected batch size b = min(256, max(1, n/10)) (DP-SGD's default). */
-    static int batchSize(int n) {
+    private static int batchSize(int n) {
         return Math.max(1, Math.min(256, n / 10));
-    }
-
-    /** The sampler of a run on n rows. */
-    private static BatchSampler sampler(int n) {
-        return Samplers.poisson().create(n, batchSize(n), EPOCHS);
-    }
-
-    /** The noise multiplier z at which {@code accountant} certifies the sampler's T steps within the budget. */
-    static double calibrate(PrivacyAccountant accountant, int n, PrivacyBudget budget) {
-        BatchSampler sampler = sampler(n);
-        if (accountant.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
-            throw Checks.fail("accountant relation", "add/remove-one for Poisson batches", accountant.relation());
-        }
-        return Calibration.noiseMultiplier(accountant, zz -> sampler.privacyEvent(n, zz), budget.epsilon(),
-                budget.delta());
-    }
-
-    /** The statement of the schedule's T steps: T × PoissonSampled(q, Gaussian(z)). */
-    static DpEvent statement(Schedule s, int n, double z) {
-        return s.sampler().privacyEvent(n, z);
-    }
-
-    /** The schedule's public parameters. */
-    static RunParameters.Builder put(RunParameters.Builder p, Schedule s, int n, double z) {
-        return p.put(Param.SAMPLER, s.sampler().name())
-                .put(Param.BATCH_SIZE, (double) batchSize(n))
-                .put(Param.EPOCHS, EPOCHS)
-                .put(Param.SAMPLING_RATE, s.sampler().normalizer(n) / n)
-                .put(Param.STEPS, s.steps())
-                .put(Param.NOISE_MULTIPLIER, z)
-                .put(Param.CLIP_NORM, s.clip())
-                .put(Param.SENSITIVITY, s.clip())
-                .put(Param.SIGMA, z * s.clip())
-                .put(Param.OUTPUT, "last");
     }
 
     /**
@@ -145,7 +172,7 @@ final class PoissonBatchFrankWolfe {
      *
      * @throws IllegalArgumentException if the loss has no finite Lipschitz bound
      */
-    static double clip(GeneralizedLinearLoss loss, ProblemShape shape, String algorithm) {
+    private static double clip(GeneralizedLinearLoss loss, ProblemShape shape, String algorithm) {
         double l = loss.scalarLipschitz() * shape.rowNormBound();
         if (!(l > 0 && Double.isFinite(l))) {
             throw Checks.fail("loss", "Lipschitz (a finite bound on |phi'|) for " + algorithm + "'s Poisson batches",
@@ -160,16 +187,23 @@ final class PoissonBatchFrankWolfe {
      * @param w the last iterate (the release)
      * @param rows the rows the batches held (a non-private diagnostic)
      */
-    record Iterate(DMatrixRMaj w, long rows) {
+    private record Iterate(DMatrixRMaj w, long rows) {
     }
 
-    /** Runs the schedule on the run's rows. */
-    static Iterate iterate(PrivateRun run, Schedule s) {
-        return iterate(run, s, new DatasetBatches(run.problem().data(), run.problem().loss()));
+    /**
+     * Runs a plan of this schedule with batch sums from a source whose rows live elsewhere (a distributed
+     * engine) and finishes it; the noise, the steps and the ledger are this JVM's. Diagnostics: the rows read.
+     */
+    static OptimizationResult runDistributed(PrivateRun run, RunPlan plan, BatchGradientSource source) {
+        Iterate it = iterate(run, plan.detail(Schedule.class), source);
+        if (run.diagnosticsOn()) {
+            run.diagnose(Diagnostic.GRADIENT_EVALUATIONS, it.rows());
+        }
+        return run.finish(it.w());
     }
 
-    /** Runs the schedule with batch sums from a source (in memory or distributed); noise and steps here. */
-    static Iterate iterate(PrivateRun run, Schedule s, BatchGradientSource source) {
+    /** The steps, with batch sums from a source (in memory or distributed); noise and steps here. */
+    private static Iterate iterate(PrivateRun run, Schedule s, BatchGradientSource source) {
         int n = run.plan().shape().size();
         int d = run.plan().shape().dimension();
         DMatrixRMaj w = s.start().copy();
