@@ -33,15 +33,15 @@ import org.ejml.data.DMatrixRMaj;
  * timed in the same JVM, repetitions alternating so that a load change on a shared machine hits both:
  * one DP-SGD epoch (Poisson, expected batch 256, per-example clipping, logistic, the RDP report) against
  * one non-private mini-batch epoch and against one sequential full-gradient pass; the full pass in ns per
- * example×feature (the row-by-row reference loop, the four-row pass, the fixed-block pass on 1 and 2
- * threads); the full pass with each row-kernel implementation called directly (scalar, vector with the
+ * example×feature (the row-by-row reference loop; the sequential pass; {@code Problem.fullGradient} with the
+ * default thread count; the parallel pass on 2 threads, the same bits as the sequential one); the full pass with each row-kernel implementation called directly (scalar, vector with the
  * same bits, reordered vector dot; {@link RowKernels}); bytes allocated per DP-SGD step (whole loop, and
  * the batch kernel alone); and, when the shared Adult file is present, the
  * {@code seconds} of {@code dpopt train --algorithm dp-sgd} (ε = 1, 30 epochs, B = 256) in a child JVM.
  */
 final class PerfSuite implements BenchSuite {
     private static final String[] ROWS = {"dp_sgd_epoch", "non_private_epoch", "full_pass_reference",
-        "full_pass", "full_pass_blocked_1t", "full_pass_blocked_2t"};
+        "full_pass", "full_pass_default_threads", "full_pass_2t"};
 
 
     @Override
@@ -56,7 +56,7 @@ final class PerfSuite implements BenchSuite {
         for (int r = 0; r < reps; r++) {
             oneRep(problem, r, t, allocated);
             progress.printf("rep %d: dp-sgd %.3f s, non-private %.3f s, full pass %.3f s (reference %.3f s), "
-                    + "blocked 1t %.3f s, 2t %.3f s%n", r, t[0][r], t[1][r], t[3][r], t[2][r], t[4][r], t[5][r]);
+                    + "default threads %.3f s, 2 threads %.3f s%n", r, t[0][r], t[1][r], t[3][r], t[2][r], t[4][r], t[5][r]);
             progress.flush();
         }
         long steps = (long) Math.ceil(n / 256.0);
@@ -95,14 +95,16 @@ final class PerfSuite implements BenchSuite {
         referencePass(data, gll, w, g);
         t[2][r] = seconds(t0);
         t0 = System.nanoTime();
-        problem.fullGradient(w, g);
+        g.zero();
+        GllKernels.addGradient(data, gll, w, data.size(), g, 1);
         t[3][r] = seconds(t0);
-        for (int k = 1; k <= 2; k++) {
-            g.zero();
-            t0 = System.nanoTime();
-            GllKernels.addGradientBlocked(data, gll, w, data.size(), g, k);
-            t[3 + k][r] = seconds(t0);
-        }
+        t0 = System.nanoTime();
+        problem.fullGradient(w, g);
+        t[4][r] = seconds(t0);
+        g.zero();
+        t0 = System.nanoTime();
+        GllKernels.addGradient(data, gll, w, data.size(), g, 2);
+        t[5][r] = seconds(t0);
     }
 
     /** Bytes allocated per {@link DatasetBatches#addBatch} (the kernel alone), after a warm-up run. */
@@ -237,14 +239,15 @@ final class PerfSuite implements BenchSuite {
         s.put("ratio_dp_sgd_epoch_to_full_pass_of_minimums", min(t[0]) / min(t[3]));
         s.put("full_pass_reference_ns_min", min(t[2]) * perCell);
         s.put("full_pass_ns_min", min(t[3]) * perCell);
-        s.put("full_pass_blocked_1t_ns_min", min(t[4]) * perCell);
-        s.put("full_pass_blocked_2t_ns_min", min(t[5]) * perCell);
+        s.put("full_pass_default_threads_ns_min", min(t[4]) * perCell);
+        s.put("full_pass_2_threads_ns_min", min(t[5]) * perCell);
         s.put("full_pass_reference_ns_per_example_feature", m[2] * perCell);
         s.put("full_pass_ns_per_example_feature", m[3] * perCell);
-        s.put("full_pass_blocked_1_thread_ns_per_example_feature", m[4] * perCell);
-        s.put("full_pass_blocked_2_threads_ns_per_example_feature", m[5] * perCell);
+        s.put("full_pass_default_threads", GllKernels.passThreads());
+        s.put("full_pass_default_threads_ns_per_example_feature", m[4] * perCell);
+        s.put("full_pass_2_threads_ns_per_example_feature", m[5] * perCell);
         s.put("speedup_full_pass_vs_reference", m[2] / m[3]);
-        s.put("speedup_2_threads_vs_1_thread", m[4] / m[5]);
+        s.put("speedup_2_threads_vs_1_thread", m[3] / m[5]);
         s.put("dp_sgd_bytes_allocated_per_step_median", median(Arrays.stream(allocated).asDoubleStream()
                 .toArray()) / steps);
         return s;

@@ -207,6 +207,36 @@ public final class Dataset {
         RowKernels.axpy4(a0, a1, a2, a3, x, i0 * d, i1 * d, i2 * d, i3 * d, out, offset, d);
     }
 
+    /**
+     * ⟨x_i, w[offset, offset + d)⟩ into out[outOffset + i − from] for the contiguous rows from ≤ i &lt; to:
+     * each the same bits as {@link #dot(int, double[], int)}, four rows at a time. Modified: out.
+     */
+    public void dotsOfRange(int from, int to, double[] w, int offset, double[] out, int outOffset) {
+        int i = from;
+        for (; i + 3 < to; i += 4) {
+            RowKernels.dot4(x, i * d, (i + 1) * d, (i + 2) * d, (i + 3) * d, w, offset, d, out, outOffset + i - from);
+        }
+        for (; i < to; i++) {
+            out[outOffset + i - from] = RowKernels.dot(x, i * d, w, offset, d);
+        }
+    }
+
+    /**
+     * out[offset + j] += a[aOffset + i − from]·x_ij for the rows from ≤ i &lt; to in row order: the same bits
+     * as one {@link #addScaledRow(int, double, double[], int)} per row, four rows at a time. Modified: out.
+     */
+    public void addScaledRange(int from, int to, double[] a, int aOffset, double[] out, int offset) {
+        int i = from;
+        for (; i + 3 < to; i += 4) {
+            int k = aOffset + i - from;
+            RowKernels.axpy4(a[k], a[k + 1], a[k + 2], a[k + 3], x, i * d, (i + 1) * d, (i + 2) * d, (i + 3) * d,
+                    out, offset, d);
+        }
+        for (; i < to; i++) {
+            RowKernels.axpy(a[aOffset + i - from], x, i * d, out, offset, d);
+        }
+    }
+
     /** Copies row i into out[offset, offset + d) (e.g. a block of rows sent elsewhere). Modified: out. */
     public void copyRow(int i, double[] out, int offset) {
         System.arraycopy(x, i * d, out, offset, d);

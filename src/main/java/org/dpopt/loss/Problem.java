@@ -177,12 +177,7 @@ public record Problem(Dataset data, Loss loss, ConvexSet domain, int declaredSiz
         Vectors.zero(out);
         int n = data.size();
         if (loss instanceof GeneralizedLinearLoss gll) {
-            int threads = GllKernels.passThreads();
-            if (threads > 0) {
-                GllKernels.addGradientBlocked(data, gll, w, n, out, threads);
-            } else {
-                GllKernels.addGradient(data, gll, w, n, out);
-            }
+            GllKernels.addGradient(data, gll, w, n, out, GllKernels.passThreads());
             return;
         }
         DMatrixRMaj g = new DMatrixRMaj(parameterDimension(), 1);

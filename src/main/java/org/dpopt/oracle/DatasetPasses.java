@@ -8,10 +8,9 @@ import org.dpopt.loss.GllKernels;
 import org.ejml.data.DMatrixRMaj;
 
 /**
- * {@link DataPasses} over an in-memory {@link Dataset}: one sequential pass per call, rows in order
- * (so results do not depend on a thread count); the mean gradient takes the fixed-block pass of
- * {@link GllKernels#addGradientBlocked} instead when {@link GllKernels#passThreads()} is positive (the
- * same bits on any number of threads). The static kernels are the partial sums every engine
+ * {@link DataPasses} over an in-memory {@link Dataset}: one pass per call, rows in order (so results do
+ * not depend on a thread count); the mean gradient runs on {@link GllKernels#passThreads()} threads with
+ * the bits of the sequential pass. The static kernels are the partial sums every engine
  * uses on a block of rows of a larger dataset of n rows: a distributed engine runs them on its blocks
  * and adds the partial results, so a term is computed the same way on every engine.
  *
@@ -42,12 +41,7 @@ public record DatasetPasses(Dataset data) implements DataPasses {
     @Override
     public void meanGradient(GeneralizedLinearLoss loss, DMatrixRMaj w, DMatrixRMaj out) {
         Arrays.fill(out.data, 0, data.dimension(), 0.0);
-        int threads = GllKernels.passThreads();
-        if (threads > 0) {
-            GllKernels.addGradientBlocked(data, loss, w, data.size(), out, threads);
-        } else {
-            addGradient(data, loss, w, data.size(), out);
-        }
+        GllKernels.addGradient(data, loss, w, data.size(), out, GllKernels.passThreads());
     }
 
     @Override

@@ -56,6 +56,33 @@ class DatasetTest {
         }
     }
 
+    @Test
+    void rangeDotsAndUpdatesEqualTheOneRowKernelsBitForBit() {
+        var rng = Rngs.seeded(32);
+        for (int dim : new int[] {1, 5, 100}) {
+            Dataset data = Synthetic.logistic(23, Synthetic.plantedVector(dim, 2.0, rng), rng).data();
+            DMatrixRMaj w = Synthetic.plantedVector(dim, 3.0, rng);
+            for (int from = 0; from <= 4; from++) {
+                for (int to = from; to <= 23; to += 3) {
+                    double[] dots = new double[to - from + 2];
+                    dots[0] = 5.0; // before the offset: untouched
+                    data.dotsOfRange(from, to, w.data, 0, dots, 1);
+                    assertEquals(5.0, dots[0]);
+                    double[] a = new double[to - from];
+                    double[] expected = new double[dim + 1];
+                    for (int i = from; i < to; i++) {
+                        assertEquals(Double.doubleToRawLongBits(data.dot(i, w)), Double.doubleToRawLongBits(dots[1 + i - from]));
+                        a[i - from] = rng.nextDouble() - 0.5;
+                        data.addScaledRow(i, a[i - from], expected, 1);
+                    }
+                    double[] fused = new double[dim + 1];
+                    data.addScaledRange(from, to, a, 0, fused, 1);
+                    assertArrayEquals(expected, fused, 0.0, "d = " + dim + ", rows " + from + ".." + to);
+                }
+            }
+        }
+    }
+
     /** addScaledRows4 equals four addScaledRow calls in order, bit for bit (at an offset). */
     private static void checkRows4(Dataset data, org.apache.commons.rng.UniformRandomProvider rng) {
         int dim = data.dimension();

@@ -3,6 +3,9 @@ package org.dpopt.loss;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.time.Duration;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;
@@ -12,7 +15,8 @@ import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
 
 /**
- * The full-pass kernels: the sequential pass is the row-by-row loop bit for bit; the blocked pass gives the same bits on 1, 2 and 3 threads and agrees with the sequential pass to rounding.
+ * The full-pass kernels: the sequential pass is the row-by-row loop bit for bit; the parallel pass gives
+ * the sequential bits on every thread count and block size, and a failure on any thread reaches the caller.
  * Deterministic (fixed seeds).
  */
 class GllKernelsTest {
@@ -42,27 +46,131 @@ class GllKernelsTest {
     }
 
     @Test
-    void blockedPassDoesNotDependOnTheThreadCountAndAgreesToRounding() {
-        int n = 3 * GllKernels.BLOCK + 123;
-        Dataset data = data(n, 20, 5);
+    void parallelPassGivesTheSequentialBitsOnEveryThreadCountAndBlockSize() {
         GeneralizedLinearLoss loss = Losses.logistic();
-        DMatrixRMaj w = Synthetic.plantedVector(20, 1.5, Rngs.seeded(10));
-        DMatrixRMaj seq = new DMatrixRMaj(20, 1);
+        int cases = 0;
+        for (int n : new int[] {1, 7, 8, 999, 4099}) {
+            Dataset data = data(n, 13, 100 + n);
+            DMatrixRMaj w = Synthetic.plantedVector(13, 1.5, Rngs.seeded(11));
+            DMatrixRMaj seq = new DMatrixRMaj(13, 1);
+            seq.data[3] = 0.25; // the pass adds to what out holds
+            DMatrixRMaj start = seq.copy();
+            GllKernels.addGradient(data, loss, w, Math.max(1, n), seq);
+            for (int threads : new int[] {1, 2, 3, 5}) {
+                for (int block : new int[] {4, 8, 12, 64, 512}) {
+                    DMatrixRMaj par = start.copy();
+                    GllKernels.addGradient(data, loss, w, Math.max(1, n), par, threads, block, 0);
+                    assertArrayEquals(seq.data, par.data, 0.0, "n=" + n + " threads=" + threads + " block=" + block);
+                    cases++;
+                }
+            }
+        }
+        assertEquals(100, cases);
+    }
+
+    @Test
+    void defaultEntryPointGivesTheSequentialBitsAboveTheParallelThreshold() {
+        int d = 16;
+        int n = (int) (GllKernels.PARALLEL_MIN_ENTRIES / d) + 3 * GllKernels.BLOCK + 5;
+        Dataset data = data(n, d, 77);
+        GeneralizedLinearLoss loss = Losses.logistic();
+        DMatrixRMaj w = Synthetic.plantedVector(d, 1.0, Rngs.seeded(12));
+        DMatrixRMaj seq = new DMatrixRMaj(d, 1);
         GllKernels.addGradient(data, loss, w, n, seq);
-        DMatrixRMaj one = new DMatrixRMaj(20, 1);
-        GllKernels.addGradientBlocked(data, loss, w, n, one, 1);
-        double worst = 0;
-        for (int j = 0; j < 20; j++) {
-            worst = Math.max(worst, Math.abs(one.data[j] - seq.data[j]) / Math.abs(seq.data[j]));
-        }
-        System.out.printf("blocked vs sequential full gradient: max relative difference %.2e%n", worst);
-        assertEquals(true, worst < 1e-12, "relative difference " + worst);
-        for (int threads : new int[] {2, 3}) {
-            DMatrixRMaj t = new DMatrixRMaj(20, 1);
-            GllKernels.addGradientBlocked(data, loss, w, n, t, threads);
-            assertArrayEquals(one.data, t.data, 0.0, "threads=" + threads);
-        }
+        DMatrixRMaj par = new DMatrixRMaj(d, 1);
+        GllKernels.addGradient(data, loss, w, n, par, 2);
+        assertArrayEquals(seq.data, par.data, 0.0);
         assertThrows(IllegalArgumentException.class,
-                () -> GllKernels.addGradientBlocked(data, loss, w, n, new DMatrixRMaj(20, 1), 0));
+                () -> GllKernels.addGradient(data, loss, w, n, new DMatrixRMaj(d, 1), 0));
+    }
+
+    @Test
+    void aFailingRowStopsEveryThreadAndTheCallerGetsTheOriginalError() {
+        Dataset data = data(2000, 5, 3);
+        GeneralizedLinearLoss logistic = Losses.logistic();
+        int bad = 1234;
+        GeneralizedLinearLoss failing = new GeneralizedLinearLoss() {
+            @Override
+            public double phi(double u, double y) {
+                return logistic.phi(u, y);
+            }
+
+            @Override
+            public double derivative(double u, double y) {
+                if (u == data.dot(bad, w5())) {
+                    throw new IllegalArgumentException("row " + bad + " refused");
+                }
+                return logistic.derivative(u, y);
+            }
+
+            @Override
+            public double secondDerivative(double u, double y) {
+                return logistic.secondDerivative(u, y);
+            }
+
+            @Override
+            public double scalarLipschitz() {
+                return logistic.scalarLipschitz();
+            }
+
+            @Override
+            public double scalarSmoothness() {
+                return logistic.scalarSmoothness();
+            }
+
+            @Override
+            public boolean isClassification() {
+                return true;
+            }
+
+            @Override
+            public Convexity convexity() {
+                return logistic.convexity();
+            }
+
+            @Override
+            public String name() {
+                return "failing";
+            }
+        };
+        for (int threads : new int[] {2, 3}) {
+            IllegalArgumentException e = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThrows(
+                    IllegalArgumentException.class,
+                    () -> GllKernels.addGradient(data, failing, w5(), 2000, new DMatrixRMaj(5, 1), threads, 8, 0)));
+            assertEquals("row " + bad + " refused", e.getMessage());
+        }
+        // the pool is still usable afterwards
+        DMatrixRMaj seq = new DMatrixRMaj(5, 1);
+        GllKernels.addGradient(data, logistic, w5(), 2000, seq);
+        DMatrixRMaj par = new DMatrixRMaj(5, 1);
+        GllKernels.addGradient(data, logistic, w5(), 2000, par, 2, 8, 0);
+        assertArrayEquals(seq.data, par.data, 0.0);
+    }
+
+    private static DMatrixRMaj w5() {
+        return Synthetic.plantedVector(5, 1.0, Rngs.seeded(13));
+    }
+
+    @Test
+    void threadCountComesFromThePropertyOrTheMachine() {
+        String old = System.getProperty(GllKernels.THREADS_PROPERTY);
+        try {
+            System.clearProperty(GllKernels.THREADS_PROPERTY);
+            int k = GllKernels.passThreads();
+            assertEquals(Math.min(GllKernels.DEFAULT_MAX_THREADS, Runtime.getRuntime().availableProcessors()), k);
+            System.setProperty(GllKernels.THREADS_PROPERTY, "0");
+            assertEquals(1, GllKernels.passThreads());
+            System.setProperty(GllKernels.THREADS_PROPERTY, " 3 ");
+            assertEquals(3, GllKernels.passThreads());
+            System.setProperty(GllKernels.THREADS_PROPERTY, "two");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, GllKernels::passThreads);
+            assertEquals(true, e.getMessage().contains("dpopt.threads"), e.getMessage());
+        } finally {
+            if (old == null) {
+                System.clearProperty(GllKernels.THREADS_PROPERTY);
+            } else {
+                System.setProperty(GllKernels.THREADS_PROPERTY, old);
+            }
+        }
     }
 }
