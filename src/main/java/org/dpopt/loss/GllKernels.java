@@ -88,4 +88,76 @@ public final class GllKernels {
             ParallelGradientPass.addGradient(rows, loss, w, n, out, threads, block);
         }
     }
+
+    /**
+     * upper ← upper + Σᵢ (φ″(⟨w, xᵢ⟩, yᵢ)/n)·xᵢxᵢᵀ on the upper triangle (entries a ≤ b of the row-major d×d
+     * array), rows in order, on up to threads ≥ 1 threads with the bits of the sequential pass: each thread
+     * owns a band of triangle rows a (of about equal area) and adds every data row's terms to it in row
+     * order, so each entry sees the same additions in the same order (the calling thread only below
+     * {@value #PARALLEL_MIN_ENTRIES} entries of work). Modified: upper. Not modified: w.
+     */
+    public static void addHessianUpper(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w, double n,
+            double[] upper, int threads) {
+        Checks.positive("threads", threads);
+        int d = rows.dimension();
+        long work = (long) rows.size() * d * (d + 1) / 2;
+        if (threads == 1 || work < PARALLEL_MIN_ENTRIES || d < 2 * threads) {
+            addHessianUpper(rows, loss, w, n, upper, 0, d);
+            return;
+        }
+        int[] bands = triangleBands(d, threads);
+        Runnable[] parts = new Runnable[threads];
+        for (int t = 0; t < threads; t++) {
+            int from = bands[t];
+            int to = bands[t + 1];
+            parts[t] = () -> addHessianUpper(rows, loss, w, n, upper, from, to);
+        }
+        ParallelGradientPass.runAll(parts);
+    }
+
+    /**
+     * The sequential Hessian pass restricted to the triangle rows aFrom ≤ a &lt; aTo: for each data row in
+     * order, c = φ″/n (rows with c = 0 skipped), then upper[a·d + b] += (c·x_a)·x_b for b ≥ a (terms with
+     * c·x_a = 0 skipped). Modified: upper (only those rows). Not modified: w.
+     */
+    public static void addHessianUpper(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w, double n,
+            double[] upper, int aFrom, int aTo) {
+        int d = rows.dimension();
+        double[] x = new double[d];
+        for (int i = 0; i < rows.size(); i++) {
+            double c = loss.secondDerivative(rows.dot(i, w), rows.label(i)) / n;
+            if (c == 0) {
+                continue;
+            }
+            rows.copyRow(i, x, 0);
+            for (int a = aFrom; a < aTo; a++) {
+                double ca = c * x[a];
+                if (ca == 0) {
+                    continue;
+                }
+                int base = a * d;
+                for (int b = a; b < d; b++) {
+                    upper[base + b] += ca * x[b];
+                }
+            }
+        }
+    }
+
+    /** Band starts 0 = a₀ &lt; a₁ &lt; … &lt; a_k = d splitting the triangle rows into k bands of about equal area. */
+    static int[] triangleBands(int d, int k) {
+        int[] bands = new int[k + 1];
+        double total = d * (d + 1) / 2.0;
+        int a = 0;
+        double area = 0;
+        for (int t = 1; t < k; t++) {
+            while (a < d - (k - t) && area + (d - a) / 2.0 < total * t / k) {
+                area += d - a;
+                a++;
+            }
+            bands[t] = Math.max(a, bands[t - 1] + 1);
+            a = bands[t];
+        }
+        bands[k] = d;
+        return bands;
+    }
 }

@@ -102,6 +102,43 @@ final class ParallelGradientPass {
         }
     }
 
+    /**
+     * Runs independent parts, the first on the calling thread and the others on the pool, and returns when
+     * all have ended; the first failure (a runtime exception or error) is rethrown as it is.
+     */
+    static void runAll(Runnable[] parts) {
+        List<Future<?>> others = new ArrayList<>();
+        for (int t = 1; t < parts.length; t++) {
+            others.add(POOL.submit(parts[t]));
+        }
+        Throwable first = null;
+        try {
+            parts[0].run();
+        } catch (RuntimeException | Error e) {
+            first = e;
+        }
+        boolean interrupted = false;
+        for (Future<?> f : others) {
+            while (true) {
+                try {
+                    f.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    first = first != null ? first : e.getCause();
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (first != null) {
+            throw asRuntime(first);
+        }
+    }
+
     private void guarded(Runnable r) {
         try {
             r.run();

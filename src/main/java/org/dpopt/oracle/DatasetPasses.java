@@ -49,7 +49,7 @@ public record DatasetPasses(Dataset data) implements DataPasses {
         int d = data.dimension();
         requireSquare(h, d);
         Arrays.fill(h.data, 0, d * d, 0.0);
-        addHessianUpper(data, loss, w, data.size(), h.data);
+        GllKernels.addHessianUpper(data, loss, w, data.size(), h.data, GllKernels.passThreads());
         mirrorUpper(h.data, d);
     }
 
@@ -86,26 +86,7 @@ public record DatasetPasses(Dataset data) implements DataPasses {
      */
     public static void addHessianUpper(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w, double n,
             double[] upper) {
-        int d = rows.dimension();
-        DMatrixRMaj row = new DMatrixRMaj(d, 1);
-        double[] x = row.data;
-        for (int i = 0; i < rows.size(); i++) {
-            double c = loss.secondDerivative(rows.dot(i, w), rows.label(i)) / n;
-            if (c == 0) {
-                continue;
-            }
-            rows.row(i, row);
-            for (int a = 0; a < d; a++) {
-                double ca = c * x[a];
-                if (ca == 0) {
-                    continue;
-                }
-                int base = a * d;
-                for (int b = a; b < d; b++) {
-                    upper[base + b] += ca * x[b];
-                }
-            }
-        }
+        GllKernels.addHessianUpper(rows, loss, w, n, upper, 0, rows.dimension());
     }
 
     /** Copies the upper triangle of a row-major d×d array onto its lower triangle. Modified: h. */

@@ -152,6 +152,47 @@ class GllKernelsTest {
     }
 
     @Test
+    void parallelHessianGivesTheSequentialBits() {
+        int d = 40;
+        int n = 1500; // n·d(d+1)/2 above the parallel threshold
+        Dataset data = data(n, d, 21);
+        GeneralizedLinearLoss loss = Losses.logistic();
+        DMatrixRMaj w = Synthetic.plantedVector(d, 1.5, Rngs.seeded(22));
+        double[] seq = new double[d * d];
+        GllKernels.addHessianUpper(data, loss, w, n, seq, 0, d);
+        double[] direct = new double[d * d];
+        DMatrixRMaj row = new DMatrixRMaj(d, 1);
+        for (int i = 0; i < n; i++) {
+            double c = loss.secondDerivative(data.dot(i, w), data.label(i)) / n;
+            data.row(i, row);
+            for (int a = 0; a < d; a++) {
+                for (int b = a; b < d; b++) {
+                    direct[a * d + b] += c * row.data[a] * row.data[b];
+                }
+            }
+        }
+        assertArrayEquals(direct, seq, 0.0, "the sequential pass is the textbook loop (nonzero rows and entries)");
+        for (int threads : new int[] {1, 2, 3, 7}) {
+            double[] par = new double[d * d];
+            GllKernels.addHessianUpper(data, loss, w, n, par, threads);
+            assertArrayEquals(seq, par, 0.0, "threads=" + threads);
+        }
+        for (int dd : new int[] {2, 5, 40, 108}) {
+            for (int k : new int[] {2, 3, 4}) {
+                if (dd < 2 * k) {
+                    continue;
+                }
+                int[] bands = GllKernels.triangleBands(dd, k);
+                assertEquals(0, bands[0]);
+                assertEquals(dd, bands[k]);
+                for (int t = 0; t < k; t++) {
+                    assertEquals(true, bands[t] < bands[t + 1], "d=" + dd + " k=" + k + " band " + t);
+                }
+            }
+        }
+    }
+
+    @Test
     void threadCountComesFromThePropertyOrTheMachine() {
         String old = System.getProperty(GllKernels.THREADS_PROPERTY);
         try {
