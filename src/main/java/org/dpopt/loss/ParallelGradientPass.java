@@ -68,37 +68,20 @@ final class ParallelGradientPass {
     }
 
     private void run(double[] out) {
-        List<Future<?>> helpers = new ArrayList<>();
-        for (int t = 1; t < threads; t++) {
+        Runnable[] parts = new Runnable[threads];
+        for (int t = 0; t < threads; t++) {
             int id = t;
-            helpers.add(POOL.submit(() -> guarded(() -> work(id, null))));
+            parts[t] = () -> guarded(() -> work(id, id == 0 ? out : null));
         }
         try {
-            guarded(() -> work(0, out));
+            runAll(parts);
         } catch (RuntimeException | Error e) {
-            // recorded by guarded; rethrown below once every thread has stopped
-        }
-        boolean interrupted = false;
-        for (Future<?> f : helpers) {
-            while (true) {
-                try {
-                    f.get();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    barrier.fail(e);
-                } catch (ExecutionException e) {
-                    break;
-                }
+            // the others stop with "another thread failed"; the first failure is the one to report
+            Throwable first = barrier.failure();
+            if (first != null && first != e) {
+                throw asRuntime(first);
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        Throwable first = barrier.failure();
-        if (first != null) {
-            throw first instanceof InterruptedException
-                    ? new IllegalStateException("interrupted during a full pass", first) : asRuntime(first);
+            throw e;
         }
     }
 
