@@ -8,6 +8,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.dpopt.data.Dataset;
 import org.ejml.data.DMatrixRMaj;
@@ -18,21 +19,30 @@ import org.ejml.data.DMatrixRMaj;
  *
  * <p>Why the bits do not change: the rows are taken in blocks of {@code block} rows. A row's coefficient
  * cᵢ = φ′(⟨w, xᵢ⟩, yᵢ)/n depends on that row alone, so the coefficients of a block can be computed by any
- * thread in any order; the accumulation out += cᵢ·xᵢ, the only step whose result depends on an order, is
- * done by one thread (the caller), block after block and row after row, exactly as the sequential loop
- * does it. What runs in parallel is therefore the dots and derivatives of block b + 1 (split by rows
- * between the threads; the caller takes a smaller share, {@value #CALLER_SHARE} of the block) with the
- * accumulation of block b, whose rows the dots have just brought into cache. Two coefficient buffers
- * alternate; one barrier per block keeps the phases in step.
+ * thread; the accumulation out += cᵢ·xᵢ, the only step whose result depends on an order, is done by the
+ * caller alone, block after block and row after row, exactly as the sequential loop does it.
+ *
+ * <p>How the work is shared: helper threads claim blocks in order from one counter and write their
+ * coefficients into a ring of {@value #RING} buffers (a block may be claimed only when its buffer is free:
+ * the block before it in that buffer accumulated and no longer being written). The caller accumulates
+ * block b as soon as its coefficients are there; when b is unclaimed it claims and computes it itself, and
+ * when a helper holds b but is late it computes b again into its own buffer instead of waiting. So a
+ * helper thread that the operating system does not run (a loaded machine) costs the caller a few spins,
+ * never a wait for that thread.
  *
  * <p>Threads come from a pool of daemon threads that end after {@value #IDLE_SECONDS} s without work, so
  * nothing keeps a caller's JVM alive or running after its work. A failure on any thread (a loss that
- * throws) releases the others and is rethrown to the caller.
+ * throws) stops the others and the first failure is rethrown to the caller.
  */
 final class ParallelGradientPass {
-    /** The caller's share of each block's dots (it also accumulates; a performance setting only). */
-    static final double CALLER_SHARE = 0.25;
+    /** Coefficient buffers in the ring (blocks computed ahead of the accumulation). */
+    static final int RING = 4;
     private static final int IDLE_SECONDS = 2;
+    private static final int SPINS = 1 << 8;
+    /** States of a block in {@link #ready}: not yet written; written into the ring; computed by the caller. */
+    private static final int UNDONE = 0;
+    private static final int WRITTEN = 1;
+    private static final int SKIPPED = 2;
     private static final ThreadPoolExecutor POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SECONDS,
             TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "dpopt-pass");
@@ -46,8 +56,12 @@ final class ParallelGradientPass {
     private final double n;
     private final int threads;
     private final int block;
-    private final double[][] coefficients;
-    private final Barrier barrier;
+    private final int blocks;
+    private final double[][] ring;
+    private final AtomicInteger nextClaim = new AtomicInteger();
+    private final AtomicIntegerArray ready;
+    private volatile int accumulated;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     private ParallelGradientPass(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w, double n, int threads,
             int block) {
@@ -57,11 +71,12 @@ final class ParallelGradientPass {
         this.n = n;
         this.threads = threads;
         this.block = block;
-        this.coefficients = new double[][] {new double[block], new double[block]};
-        this.barrier = new Barrier(threads);
+        this.blocks = (rows.size() + block - 1) / block;
+        this.ring = new double[RING][block];
+        this.ready = new AtomicIntegerArray(blocks);
     }
 
-    /** out ← out + Σ (φ′(⟨w, xᵢ⟩, yᵢ)/n)·xᵢ on threads ≥ 2 threads, blocks of block ≥ 4 rows. Modified: out. */
+    /** out ← out + Σ (φ′(⟨w, xᵢ⟩, yᵢ)/n)·xᵢ on threads ≥ 2 threads, blocks of block ≥ 1 rows. Modified: out. */
     static void addGradient(Dataset rows, GeneralizedLinearLoss loss, DMatrixRMaj w, double n, DMatrixRMaj out,
             int threads, int block) {
         new ParallelGradientPass(rows, loss, w, n, threads, block).run(out.data);
@@ -69,15 +84,15 @@ final class ParallelGradientPass {
 
     private void run(double[] out) {
         Runnable[] parts = new Runnable[threads];
-        for (int t = 0; t < threads; t++) {
-            int id = t;
-            parts[t] = () -> guarded(() -> work(id, id == 0 ? out : null));
+        parts[0] = () -> guarded(() -> accumulate(out));
+        for (int t = 1; t < threads; t++) {
+            parts[t] = () -> guarded(this::help);
         }
         try {
             runAll(parts);
         } catch (RuntimeException | Error e) {
             // the others stop with "another thread failed"; the first failure is the one to report
-            Throwable first = barrier.failure();
+            Throwable first = failure.get();
             if (first != null && first != e) {
                 throw asRuntime(first);
             }
@@ -126,50 +141,89 @@ final class ParallelGradientPass {
         try {
             r.run();
         } catch (RuntimeException | Error e) {
-            barrier.fail(e);
+            failure.compareAndSet(null, e);
             throw e;
         }
     }
 
     /**
-     * Thread id's part: in step b, its rows of block b's dots, then (the caller only) block b − 1's
-     * accumulation; a barrier ends every step.
+     * The caller: accumulates the blocks in order. Block b's coefficients come from the ring when a helper
+     * has written them; if b is unclaimed, the caller claims and computes it itself; if a helper holds it
+     * but is late (a loaded machine), the caller computes it again into its own buffer (the same bits: a
+     * pure function of the rows) rather than wait.
      */
-    private void work(int id, double[] out) {
+    private void accumulate(double[] out) {
         int size = rows.size();
-        int blocks = (size + block - 1) / block;
-        for (int b = 0; b <= blocks; b++) {
-            if (b < blocks) {
-                int from = b * block;
-                int to = Math.min(size, from + block);
-                coefficientsOf(id, from, to, coefficients[b & 1]);
+        double[] own = new double[block];
+        for (int b = 0; b < blocks; b++) {
+            double[] c = null;
+            int spins = 0;
+            while (c == null) {
+                if (ready.get(b) == WRITTEN) {
+                    c = ring[b % RING];
+                } else if (nextClaim.get() == b) {
+                    if (nextClaim.compareAndSet(b, b + 1)) {
+                        compute(b, own);
+                        ready.set(b, SKIPPED);
+                        c = own;
+                    }
+                } else if (++spins > SPINS) {
+                    compute(b, own);
+                    c = own;
+                } else {
+                    Thread.onSpinWait();
+                }
             }
-            if (id == 0 && b > 0) {
-                int from = (b - 1) * block;
-                rows.addScaledRange(from, Math.min(size, from + block), coefficients[(b - 1) & 1], 0, out, 0);
-            }
-            barrier.await();
+            int from = b * block;
+            rows.addScaledRange(from, Math.min(size, from + block), c, 0, out, 0);
+            accumulated = b + 1;
         }
     }
 
-    /** cᵢ = φ′(⟨w, xᵢ⟩, yᵢ)/n into c[i − from] for this thread's rows of [from, to). Modified: c. */
-    private void coefficientsOf(int id, int from, int to, double[] c) {
-        int callerEnd = Math.min(to, from + (((int) ((to - from) * CALLER_SHARE)) & ~3));
-        int lo;
-        int hi;
-        if (id == 0) {
-            lo = from;
-            hi = callerEnd;
+    /**
+     * A helper: claims blocks in order and writes their coefficients into the ring until none is left. Block
+     * c may be claimed when its buffer is free: block c − RING accumulated and no longer being written.
+     */
+    private void help() {
+        int spins = 0;
+        while (true) {
+            int c = nextClaim.get();
+            if (c >= blocks) {
+                return;
+            }
+            boolean free = c < accumulated + RING && (c < RING || ready.get(c - RING) != UNDONE);
+            if (free && nextClaim.compareAndSet(c, c + 1)) {
+                compute(c, ring[c % RING]);
+                ready.set(c, WRITTEN);
+                spins = 0;
+            } else if (!free) {
+                spins = pause(spins);
+            }
+        }
+    }
+
+    /** The coefficients cᵢ = φ′(⟨w, xᵢ⟩, yᵢ)/n of block c into dst[i − c·block]. Modified: dst. */
+    private void compute(int c, double[] dst) {
+        int from = c * block;
+        int to = Math.min(rows.size(), from + block);
+        rows.dotsOfRange(from, to, w, 0, dst, 0);
+        for (int i = from; i < to; i++) {
+            dst[i - from] = loss.derivative(dst[i - from], rows.label(i)) / n;
+        }
+    }
+
+    /** Waits a little (spinning, then yielding); throws if another thread has failed. */
+    private int pause(int spins) {
+        Throwable f = failure.get();
+        if (f != null) {
+            throw new IllegalStateException("another thread of the full pass failed", f);
+        }
+        if (spins < SPINS) {
+            Thread.onSpinWait();
         } else {
-            int others = threads - 1;
-            int per = (((to - callerEnd) + others - 1) / others + 3) & ~3;
-            lo = Math.min(to, callerEnd + (id - 1) * per);
-            hi = id == others ? to : Math.min(to, lo + per);
+            Thread.yield();
         }
-        rows.dotsOfRange(lo, hi, w, 0, c, lo - from);
-        for (int i = lo; i < hi; i++) {
-            c[i - from] = loss.derivative(c[i - from], rows.label(i)) / n;
-        }
+        return spins + 1;
     }
 
     private static RuntimeException asRuntime(Throwable t) {
@@ -180,48 +234,5 @@ final class ParallelGradientPass {
             throw e;
         }
         return new IllegalStateException(t);
-    }
-
-    /** A reusable barrier for a fixed number of threads that spins briefly, then yields; fails fast. */
-    private static final class Barrier {
-        private static final int SPINS = 1 << 8;
-        private final int parties;
-        private final AtomicInteger arrived = new AtomicInteger();
-        private volatile int generation;
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-        Barrier(int parties) {
-            this.parties = parties;
-        }
-
-        void await() {
-            int g = generation;
-            if (arrived.incrementAndGet() == parties) {
-                arrived.set(0);
-                generation = g + 1;
-                return;
-            }
-            int spins = 0;
-            while (generation == g) {
-                Throwable f = failure.get();
-                if (f != null) {
-                    throw new IllegalStateException("another thread of the full pass failed", f);
-                }
-                if (++spins < SPINS) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield();
-                }
-            }
-        }
-
-        /** Records the first failure; the others only follow from it. */
-        void fail(Throwable t) {
-            failure.compareAndSet(null, t);
-        }
-
-        Throwable failure() {
-            return failure.get();
-        }
     }
 }
