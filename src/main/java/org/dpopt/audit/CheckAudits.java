@@ -1,13 +1,18 @@
 package org.dpopt.audit;
 
+import java.util.function.Function;
 import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.data.Dataset;
+import org.dpopt.geometry.ConvexSet;
 import org.dpopt.geometry.ConvexSets;
 import org.dpopt.geometry.Polytopes;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Losses;
 import org.dpopt.optim.PrivacyBudget;
+import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.check.ConstantCheck;
+import org.dpopt.optim.core.Mutation;
 import org.dpopt.optim.frankwolfe.NoisyFrankWolfe;
 import org.dpopt.optim.sgd.NoisySgd;
 
@@ -81,35 +86,58 @@ final class CheckAudits {
         return (int) Math.min(MAX_ANCHORS, Math.ceil(k / trained));
     }
 
-    private static Dataset rows(int anchors, double slotLabel) {
-        int n = 2 * anchors + 1;
+    /**
+     * The rows of either design, one feature: A anchors x = 1, y = 1, then {@code negatives} rows
+     * x = {@code weak}, y = 0, then, unless {@code last} is null, the row x = −{@code weak}, y = {@code last}.
+     */
+    private static Dataset rows(int anchors, int negatives, double weak, Double last) {
+        int n = anchors + negatives + (last != null ? 1 : 0);
         double[][] x = new double[n][1];
         double[] y = new double[n];
         for (int i = 0; i < anchors; i++) {
             x[i][0] = 1;
             y[i] = 1;
-            x[anchors + i][0] = WEAK;
         }
-        x[n - 1][0] = -WEAK;
-        y[n - 1] = slotLabel;
+        for (int i = anchors; i < anchors + negatives; i++) {
+            x[i][0] = weak;
+        }
+        if (last != null) {
+            x[n - 1][0] = -weak;
+            y[n - 1] = last;
+        }
         return Dataset.of(x, y, 1.0);
+    }
+
+    /** The canary of either design: the one row x = −{@code weak}, y = 1. */
+    private static Dataset canary(double weak) {
+        return Dataset.of(new double[][] {{-weak}}, new double[] {1}, 1.0);
+    }
+
+    /**
+     * A design of the check: the {@code constant-check} target on the pair, whose optimizer is the check,
+     * with the audit's share and {@code margin}, of the trained stage {@code trained} builds (both with
+     * the audit's mutant), and whose statistic is the fixed test "the positive constant classifier was
+     * released".
+     */
+    private static AuditTarget design(String name, double epsilon, NeighbouringPair pair, ConvexSet domain,
+            Function<Mutation, PrivateOptimizer> trained, double margin, PrivacyAccountant curve, String notes) {
+        return new AuditTarget("constant-check", name, PrivacyBudget.of(epsilon, 1e-5), pair, Losses.logistic(),
+                domain, (m, o) -> ConstantCheck.builder(trained.apply(m)).share(SHARE).margin(margin).mutation(m)
+                        .observer(o).build(),
+                Statistics.positiveConstantReleased(), FamilyAudits.RNM_MUTANTS, curve, null, notes);
     }
 
     /** {@code constant-check}: the label-flip pair at the selection's sensitivity bound (see the class comment). */
     static AuditTarget constantCheck(double epsilon) {
         int a = anchors(epsilon);
-        Dataset canary = Dataset.of(new double[][] {{-WEAK}}, new double[] {1}, 1.0);
-        NeighbouringPair pair = new NeighbouringPair(rows(a, 0), rows(a, 1), 0, NeighboringRelation.REPLACE_ONE,
-                Canaries.axis(2, 1, 1), canary, "canary x = -0.01, y = 1 (labelled wrongly by the trained model) "
+        NeighbouringPair pair = new NeighbouringPair(rows(a, a, WEAK, 0.0), rows(a, a, WEAK, 1.0), 0,
+                NeighboringRelation.REPLACE_ONE, Canaries.axis(2, 1, 1), canary(WEAK), "canary x = -0.01, y = 1 (labelled wrongly by the trained model) "
                         + "replacing x = -0.01, y = 0; " + a + " anchors x = 1, y = 1 and " + a + " negatives x = 0.01 "
                         + "(labelled wrongly): counts [correct, negatives, positives] [A+1, A+1, A] on D, [A, A, A+1] "
                         + "on D'; replace-one", INTERCEPT);
-        return new AuditTarget("constant-check", "label-flip-tie", PrivacyBudget.of(epsilon, 1e-5), pair,
-                Losses.logistic(), Polytopes.l1Ball(RADIUS),
-                (m, o) -> ConstantCheck.builder(NoisyFrankWolfe.builder().iterations(1).mutation(m).build())
-                        .share(SHARE).margin(MARGIN).mutation(m).observer(o).build(),
-                Statistics.positiveConstantReleased(), FamilyAudits.RNM_MUTANTS,
-                FamilyAudits.ADVANCED_REPLACE, null, "share 0.99 of eps on the check of a one-step noisy-frank-wolfe "
+        return design("label-flip-tie", epsilon, pair, Polytopes.l1Ball(RADIUS),
+                m -> NoisyFrankWolfe.builder().iterations(1).mutation(m).build(), MARGIN,
+                FamilyAudits.ADVANCED_REPLACE, "share 0.99 of eps on the check of a one-step noisy-frank-wolfe "
                         + "model (n = 2A + 1, A = " + a + "), margin " + MARGIN + " scales; the fixed test 'the positive "
                         + "constant classifier was released' on every run");
     }
@@ -134,42 +162,20 @@ final class CheckAudits {
         return anchorsFor(60, epsilon);
     }
 
-    private static Dataset sgdRows(int anchors, boolean withCanary) {
-        int n = 2 * anchors + 1 + (withCanary ? 1 : 0);
-        double[][] x = new double[n][1];
-        double[] y = new double[n];
-        for (int i = 0; i < anchors; i++) {
-            x[i][0] = 1;
-            y[i] = 1;
-        }
-        for (int i = anchors; i < 2 * anchors + 1; i++) {
-            x[i][0] = SGD_WEAK;
-        }
-        if (withCanary) {
-            x[n - 1][0] = -SGD_WEAK;
-            y[n - 1] = 1;
-        }
-        return Dataset.of(x, y, 1.0);
-    }
-
     /** {@code constant-check}, add/remove-one: one positive row added (see the class comment). */
     static AuditTarget constantCheckAddRemove(double epsilon) {
         int a = sgdAnchors(epsilon);
-        Dataset with = sgdRows(a, true);
-        Dataset canary = Dataset.of(new double[][] {{-SGD_WEAK}}, new double[] {1}, 1.0);
-        NeighbouringPair pair = new NeighbouringPair(sgdRows(a, false), with, with.size(),
-                NeighboringRelation.ADD_OR_REMOVE_ONE, Canaries.axis(2, 1, 1), canary, "canary x = -0.2, y = 1 "
-                        + "(labelled wrongly by the trained model) added to " + a + " anchors x = 1, y = 1 and " + (a + 1)
-                        + " negatives x = 0.2 (labelled wrongly): counts [correct, negatives, positives] [A, A+1, A] on "
+        Dataset with = rows(a, a + 1, SGD_WEAK, 1.0);
+        NeighbouringPair pair = new NeighbouringPair(rows(a, a + 1, SGD_WEAK, null), with, with.size(),
+                NeighboringRelation.ADD_OR_REMOVE_ONE, Canaries.axis(2, 1, 1), canary(SGD_WEAK),
+                "canary x = -0.2, y = 1 (labelled wrongly by the trained model) added to " + a + " anchors x = 1, "
+                        + "y = 1 and " + (a + 1) + " negatives x = 0.2 (labelled wrongly): counts [correct, negatives, positives] [A, A+1, A] on "
                         + "D, [A, A+1, A+1] on D'; add/remove-one", SGD_INTERCEPT);
         double clip = 0.5 * Math.hypot(1, SGD_INTERCEPT);
         int n = with.size();
-        return new AuditTarget("constant-check", "added-row-tie", PrivacyBudget.of(epsilon, 1e-5), pair,
-                Losses.logistic(), ConvexSets.unconstrained(),
-                (m, o) -> ConstantCheck.builder(NoisySgd.builder().batchSize(n).epochs(1).clipNorm(clip)
-                        .learningRate(1).accountant(SgdAudits.pld()).mutation(m).build())
-                        .share(SHARE).margin(SGD_MARGIN).mutation(m).observer(o).build(),
-                Statistics.positiveConstantReleased(), FamilyAudits.RNM_MUTANTS, FamilyAudits.RDP_ADD_REMOVE, null,
+        return design("added-row-tie", epsilon, pair, ConvexSets.unconstrained(),
+                m -> NoisySgd.builder().batchSize(n).epochs(1).clipNorm(clip).learningRate(1)
+                        .accountant(SgdAudits.pld()).mutation(m).build(), SGD_MARGIN, FamilyAudits.RDP_ADD_REMOVE,
                 "share 0.99 of eps on the check of a one-step full-batch dp-sgd model (n = 2A + 2, A = " + a
                         + "), margin " + SGD_MARGIN + " scales; the fixed test 'the positive constant "
                         + "classifier was released' on every run");

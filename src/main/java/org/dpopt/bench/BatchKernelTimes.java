@@ -1,5 +1,8 @@
 package org.dpopt.bench;
 
+import static org.dpopt.bench.BenchStats.middle;
+import static org.dpopt.bench.BenchStats.min;
+
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -32,19 +35,12 @@ final class BatchKernelTimes {
         int n = data.size();
         int d = data.dimension();
         BatchSampler sampler = PlannedPoissonSampler.of(PoissonSampler.epochs(256, 1, n));
-        BatchSampler.BatchIterator it = sampler.iterator(n, Rngs.seeded(7));
         int steps = (int) Math.ceil(n / 256.0);
         int slots = sampler.maxBatchSlots(n);
         int[][] idx = new int[steps][];
         double[][] wts = new double[steps][];
         int[] k = new int[steps];
-        int[] ib = new int[slots];
-        double[] wb = new double[slots];
-        for (int t = 0; t < steps; t++) {
-            k[t] = it.next(ib, wb);
-            idx[t] = Arrays.copyOf(ib, k[t]);
-            wts[t] = Arrays.copyOf(wb, k[t]);
-        }
+        drawBatches(sampler, n, idx, wts, k);
         GeneralizedLinearLoss gll = Losses.logistic();
         ExactGradientOracle oracle = ExactGradientOracle.of(gll, data.rowNormBound());
         BatchBuffers buffers = BatchBuffers.of(slots);
@@ -83,25 +79,26 @@ final class BatchKernelTimes {
         Map<String, Object> s = new LinkedHashMap<>();
         String[] names = {"row_by_row", "copied", "in_use"};
         for (int way = 0; way < 3; way++) {
-            double[] c = t[way].clone();
-            Arrays.sort(c);
-            s.put("batch_kernel_" + names[way] + "_ns_per_example_feature_median", c[c.length / 2] * 1e9 / cells);
-            s.put("batch_kernel_" + names[way] + "_ns_per_example_feature_min", c[0] * 1e9 / cells);
+            s.put("batch_kernel_" + names[way] + "_ns_per_example_feature_median", middle(t[way]) * 1e9 / cells);
+            s.put("batch_kernel_" + names[way] + "_ns_per_example_feature_min", min(t[way]) * 1e9 / cells);
         }
-        s.put("batch_kernel_speedup_in_use_vs_row_by_row_median", median(t[0]) / median(t[2]));
-        s.put("batch_kernel_speedup_in_use_vs_copied_median", median(t[1]) / median(t[2]));
+        s.put("batch_kernel_speedup_in_use_vs_row_by_row_median", middle(t[0]) / middle(t[2]));
+        s.put("batch_kernel_speedup_in_use_vs_copied_median", middle(t[1]) / middle(t[2]));
         s.put("batch_kernel_speedup_in_use_vs_copied_of_minimums", min(t[1]) / min(t[2]));
         return s;
     }
 
-    private static double min(double[] v) {
-        return Arrays.stream(v).min().orElse(Double.NaN);
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
+    /** Draws the epoch's batches (seed 7) into idx, wts and k (the batch sizes), one step per entry. */
+    private static void drawBatches(BatchSampler sampler, int n, int[][] idx, double[][] wts, int[] k) {
+        BatchSampler.BatchIterator it = sampler.iterator(n, Rngs.seeded(7));
+        int slots = sampler.maxBatchSlots(n);
+        int[] ib = new int[slots];
+        double[] wb = new double[slots];
+        for (int t = 0; t < k.length; t++) {
+            k[t] = it.next(ib, wb);
+            idx[t] = Arrays.copyOf(ib, k[t]);
+            wts[t] = Arrays.copyOf(wb, k[t]);
+        }
     }
 
     /** Rows per chunk of the copying baseline (as in the previous round). */

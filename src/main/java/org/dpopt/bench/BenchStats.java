@@ -4,8 +4,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Small summary statistics shared by the benchmark suites: mean, sample standard deviation, median, the
- * least-squares slope of a log–log fit, and wall-clock timing of one call. Not for library results.
+ * Small summary statistics shared by the benchmark suites: mean, sample standard deviation, median (and
+ * the sorted middle value), minimum, the least-squares slope of a log–log fit, and wall-clock timing of one
+ * call. Not for library results.
  */
 public final class BenchStats {
     private BenchStats() {
@@ -35,6 +36,21 @@ public final class BenchStats {
         double[] c = v.clone();
         Arrays.sort(c);
         return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+    }
+
+    /**
+     * The middle value of v once sorted (index length / 2: the median for an odd length, the upper of the
+     * two middle values for an even one); v is not changed.
+     */
+    public static double middle(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c[c.length / 2];
+    }
+
+    /** The least value of v (NaN for an empty array). */
+    public static double min(double[] v) {
+        return Arrays.stream(v).min().orElse(Double.NaN);
     }
 
     /** Least-squares slope of log y against log x (y floored at 1e-12 so that a zero stays finite). */

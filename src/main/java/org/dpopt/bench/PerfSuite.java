@@ -1,5 +1,8 @@
 package org.dpopt.bench;
 
+import static org.dpopt.bench.BenchStats.middle;
+import static org.dpopt.bench.BenchStats.min;
+
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +69,7 @@ final class PerfSuite implements BenchSuite {
         s.putAll(rowKernelTimes(data, reps, quick ? 1 : 5, progress));
         List<Double> adult = adult(quick ? 1 : 3, progress);
         if (!adult.isEmpty()) {
-            s.put("adult_dp_sgd_train_seconds_median", median(adult.stream().mapToDouble(x -> x).toArray()));
+            s.put("adult_dp_sgd_train_seconds_median", middle(adult.stream().mapToDouble(x -> x).toArray()));
         } else {
             s.put("adult_dp_sgd_train_seconds_median", "not run: " + RealDataSuite.dataDir()
                     .resolve("adult_train.csv") + " absent");
@@ -165,13 +168,13 @@ final class PerfSuite implements BenchSuite {
         s.put("row_kernels_rows", rows);
         s.put("row_kernels_in_use", RowKernels.kernel().name());
         for (int k = 0; k < 3; k++) {
-            s.put("row_kernels_" + names[k] + "_ns_per_example_feature", k == 0 || vector ? median(t[k]) * perCell
+            s.put("row_kernels_" + names[k] + "_ns_per_example_feature", k == 0 || vector ? middle(t[k]) * perCell
                     : "not run: start the JVM with --add-modules jdk.incubator.vector");
         }
         if (vector) {
-            s.put("row_kernels_ratio_scalar_to_vector", median(t[0]) / median(t[1]));
+            s.put("row_kernels_ratio_scalar_to_vector", middle(t[0]) / middle(t[1]));
             s.put("row_kernels_ratio_scalar_to_vector_of_minimums", min(t[0]) / min(t[1]));
-            s.put("row_kernels_ratio_scalar_to_reordered", median(t[0]) / median(t[2]));
+            s.put("row_kernels_ratio_scalar_to_reordered", middle(t[0]) / middle(t[2]));
         }
         s.put("row_kernels_checksum", check);
         return s;
@@ -225,7 +228,7 @@ final class PerfSuite implements BenchSuite {
     private static Map<String, Object> summary(int n, int d, double[][] t, long[] allocated, long steps) {
         double[] m = new double[ROWS.length];
         for (int k = 0; k < ROWS.length; k++) {
-            m[k] = median(t[k]);
+            m[k] = middle(t[k]);
         }
         double perCell = 1e9 / ((double) n * d);
         Map<String, Object> s = new LinkedHashMap<>();
@@ -248,7 +251,7 @@ final class PerfSuite implements BenchSuite {
         s.put("full_pass_2_threads_ns_per_example_feature", m[5] * perCell);
         s.put("speedup_full_pass_vs_reference", m[2] / m[3]);
         s.put("speedup_2_threads_vs_1_thread", m[3] / m[5]);
-        s.put("dp_sgd_bytes_allocated_per_step_median", median(Arrays.stream(allocated).asDoubleStream()
+        s.put("dp_sgd_bytes_allocated_per_step_median", middle(Arrays.stream(allocated).asDoubleStream()
                 .toArray()) / steps);
         return s;
     }
@@ -321,15 +324,5 @@ final class PerfSuite implements BenchSuite {
 
     private static double seconds(long t0) {
         return (System.nanoTime() - t0) / 1e9;
-    }
-
-    private static double min(double[] v) {
-        return Arrays.stream(v).min().orElse(Double.NaN);
-    }
-
-    private static double median(double[] v) {
-        double[] c = v.clone();
-        Arrays.sort(c);
-        return c[c.length / 2];
     }
 }

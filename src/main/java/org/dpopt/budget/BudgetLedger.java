@@ -58,7 +58,7 @@ public final class BudgetLedger {
             if (release.indexOf('\n') >= 0 || release.indexOf('\r') >= 0) {
                 throw Checks.fail("release", "one line", release);
             }
-            Checks.finite("epsilon", Checks.nonNegative("epsilon", epsilon));
+            Checks.nonNegative("epsilon", epsilon);
             Checks.inRange("delta", delta, 0, 1);
             Checks.notNull("accountant", accountant);
             Checks.notNull("event", event);

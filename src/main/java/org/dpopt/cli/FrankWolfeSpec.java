@@ -58,7 +58,7 @@ abstract class FrankWolfeSpec extends AlgorithmSpec {
     }
 
     /** A one-pass method from its builder: the run options, {@code --preset} and, when given, {@code --rounds}. */
-    static PrivateOptimizer onePass(OnePassBuilder<?> b, TrainArgs a) {
+    static PrivateOptimizer onePass(OnePassBuilder<?, ?> b, TrainArgs a) {
         b.runOptions(a.runOptions()).preset(a.preset());
         a.ifGiven(Flag.ROUNDS, b::rounds);
         return b.build();

@@ -149,7 +149,7 @@ record TrainSetup(Loss loss, double[] classes, List<String> notes, Problem probl
                     + ": it fixes the sign of every coordinate, so a bias could not take both signs", "on");
         }
         double c = f.interceptScale() != null ? f.interceptScale() : Problem.defaultInterceptScale(rowNormBound);
-        return Checks.finite("--intercept-scale", Checks.positive("--intercept-scale", c));
+        return Checks.positive("--intercept-scale", c);
     }
 
     /** The number of classes (0 for regression). */

@@ -34,7 +34,7 @@ public final class PhaseRetrievalLoss extends ScalarLoss {
      */
     public PhaseRetrievalLoss(double uMax) {
         // L₀ = 2a; ρ = 2R² (weak convexity w.r.t. ‖·‖_p for any 1 ≤ p ≤ 2, rows with ‖x‖₂ ≤ R)
-        super("phase-retrieval", 2 * Checks.finite("uMax", Checks.positive("uMax", uMax)), Double.POSITIVE_INFINITY,
+        super("phase-retrieval", 2 * Checks.positive("uMax", uMax), Double.POSITIVE_INFINITY,
                 false, 2);
         this.a = uMax;
     }

@@ -47,8 +47,7 @@ public final class DpLinearRegression extends Estimator {
 
         /** The declared bound B on |y| and on the predictions' range of the squared loss (default 1). */
         public Builder labelBound(double b) {
-            Checks.finite("labelBound", Checks.positive("labelBound", b));
-            this.labelBound = b;
+            this.labelBound = Checks.positive("labelBound", b);
             return this;
         }
 

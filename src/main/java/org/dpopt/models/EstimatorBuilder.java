@@ -58,8 +58,7 @@ public abstract class EstimatorBuilder<B extends EstimatorBuilder<B>> {
 
     /** The constant c &gt; 0 of the intercept's column (default {@code Problem.defaultInterceptScale(R)}). */
     public B interceptScale(double c) {
-        Checks.finite("interceptScale", Checks.positive("interceptScale", c));
-        this.interceptScale = c;
+        this.interceptScale = Checks.positive("interceptScale", c);
         return self();
     }
 
@@ -68,8 +67,7 @@ public abstract class EstimatorBuilder<B extends EstimatorBuilder<B>> {
      * 1 for {@code fit(x, y)}, where longer rows are projected onto the R-ball).
      */
     public B rowNormBound(double r) {
-        Checks.finite("rowNormBound", Checks.positive("rowNormBound", r));
-        this.rowNormBound = r;
+        this.rowNormBound = Checks.positive("rowNormBound", r);
         return self();
     }
 

@@ -196,8 +196,8 @@ final class ModelFormat {
                 throw Checks.fail(of("intercept entry", source), "0 when fit_intercept is false", x);
             }
         }
-        Checks.finite(of("intercept_scale", source), Checks.nonNegative(of("intercept_scale", source), m.interceptScale()));
-        Checks.finite(of("row_norm_bound", source), Checks.positive(of("row_norm_bound", source), m.rowNormBound()));
+        Checks.nonNegative(of("intercept_scale", source), m.interceptScale());
+        Checks.positive(of("row_norm_bound", source), m.rowNormBound());
         String want = link(m.kind(), m.loss());
         if (!want.equals(m.link())) {
             throw Checks.fail(of("link", source), "\"" + want + "\" for a " + m.kind() + " model with loss " + m.loss(), m.link());

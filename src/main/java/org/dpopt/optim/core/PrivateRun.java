@@ -8,12 +8,9 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AblqStepEvent;
 import org.dpopt.accounting.DpEvent;
 import org.dpopt.accounting.GaussianEvent;
-import org.dpopt.accounting.NeighboringRelation;
-import org.dpopt.accounting.NonPrivateEvent;
 import org.dpopt.accounting.ParallelComposedEvent;
 import org.dpopt.accounting.PoissonSampledEvent;
 import org.dpopt.accounting.PrivacyLedger;
-import org.dpopt.accounting.PrivacyReport;
 import org.dpopt.accounting.TruncatedPoissonEvent;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.Problem;
@@ -23,7 +20,6 @@ import org.dpopt.noise.ReportNoisyMax;
 import org.dpopt.optim.Diagnostic;
 import org.dpopt.optim.Diagnostics;
 import org.dpopt.optim.OptimizationResult;
-import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunPlan;
 import org.ejml.data.DMatrixRMaj;
 
@@ -332,76 +328,10 @@ public final class PrivateRun {
         if (ledgers.size() != 1) {
             throw new IllegalStateException("a parallel composition was not closed");
         }
-        PrivacyBudget budget = plan.budget();
-        DpEvent ledger;
-        PrivacyReport report;
-        if (plan.accountant() == null) {
-            ledger = NonPrivateEvent.INSTANCE;
-            report = PrivacyReport.nonPrivate(Double.NaN);
-        } else {
-            ledger = ledgers.peek().build();
-            if (!ledger.equals(plan.statement())) {
-                throw new IllegalStateException("the recorded ledger " + ledger.describe()
-                        + " differs from the plan's statement " + plan.statement().describe());
-            }
-            report = plan.report(); // the ledger equals the statement, so its report is the plan's
-            report = chargeImplementation(report, budget.delta());
-            if (plan.budgetBinding() && report.epsilon() > budget.epsilon() * (1 + BUDGET_TOLERANCE)) {
-                throw new IllegalStateException(plan.algorithm() + " spent epsilon " + report.epsilon()
-                        + " above the budget " + budget.epsilon());
-            }
-        }
-        for (String s : runNotes()) {
-            if (!report.notes().contains(s)) { // once: a stage's notes may repeat the plan's or this run's
-                report = report.withNote(s);
-            }
-        }
+        RunReport.Closed closed = RunReport.close(plan, ledgers.peek(), noise, mutation(), notes);
         Diagnostics diag = options.diagnostics() ? diagnostics.build() : Diagnostics.none();
-        return new OptimizationResult(solution, report, plan, ledger, noise.description(), diag, noise.secureDraws());
-    }
-
-    /**
-     * Adds the noise implementation's own δ (secure samplers: a bounded, astronomically small
-     * probability of refusing a draw) to the report. When it is below the resolution of δ the report's
-     * ε stands and the note states the bound; otherwise ε is recomputed at δ minus the charge.
-     */
-    private PrivacyReport chargeImplementation(PrivacyReport report, double delta) {
-        double charge = noise.implementationDelta(report.epsilon());
-        if (!(charge > 0)) {
-            return report;
-        }
-        if (delta - charge == delta) {
-            return report.withNote("secure noise: implementation delta <= " + charge
-                    + " (included; below the resolution of delta)");
-        }
-        if (!(charge < delta)) {
-            throw new IllegalStateException("noise implementation delta " + charge + " exceeds delta " + delta);
-        }
-        PrivacyReport inner = plan.accountant().report(plan.statement(), delta - charge);
-        return new PrivacyReport(inner.epsilon(), inner.epsilonLower(), delta, inner.accountant(), inner.relation(),
-                inner.event(), inner.bound(), inner.notes()).withNote("secure noise: implementation delta "
-                + charge + " included");
-    }
-
-    private List<String> runNotes() {
-        List<String> out = new ArrayList<>();
-        if (mutation() != Mutation.NONE) {
-            out.add("MUTANT " + mutation().cliName() + ": deliberately broken for auditing; this report certifies "
-                    + "nothing");
-        }
-        if (!noise.isSecure()) {
-            out.add("noise " + noise.description());
-        }
-        if (plan.accountant() != null && plan.relation() == NeighboringRelation.ADD_OR_REMOVE_ONE) {
-            ProblemShape s = plan.shape();
-            out.add(s.sizeDeclared()
-                    ? "dataset size n = " + s.size() + " declared public in advance; the actual number of rows is not "
-                            + "released"
-                    : "the dataset size n = " + s.size() + " is treated as public (declare it in advance to keep "
-                            + "the actual size private)");
-        }
-        out.addAll(notes);
-        return out;
+        return new OptimizationResult(solution, closed.report(), plan, closed.ledger(), noise.description(), diag,
+                noise.secureDraws());
     }
 
     /**

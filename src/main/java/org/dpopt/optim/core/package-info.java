@@ -9,6 +9,8 @@
  * {@link org.dpopt.optim.core.RunOptions} (non-private diagnostics on or off, a
  * {@link org.dpopt.optim.core.ReleaseObserver} for audits and teaching) and the audit-only
  * {@link org.dpopt.optim.core.Mutation}s, the deliberately broken variants an empirical privacy audit
- * must catch.
+ * must catch. {@link org.dpopt.optim.core.AccountedBuilder} and
+ * {@link org.dpopt.optim.core.PresetBuilder} add the accountant and the preset, declared once for the
+ * optimizers that have them.
  */
 package org.dpopt.optim.core;

@@ -23,7 +23,6 @@ import org.dpopt.optim.Param;
 import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
-import org.dpopt.optim.core.OptimizerBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.oracle.DataPasses;
@@ -65,7 +64,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
 
     /** The practical preset with T not fixed: the noisy selections run on Poisson batches. */
     private static boolean onBatches(Builder b) {
-        return b.preset == Preset.PRACTICAL && b.iterations == 0;
+        return b.preset() == Preset.PRACTICAL && b.iterations == 0;
     }
 
     /** Whether a plan of this optimizer runs on Poisson batches (its practical default). */
@@ -106,7 +105,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
         if (onBatches(config)) {
             return batchPlan(shape, budget, loss);
         }
-        Polytope set = FrankWolfeSupport.polytope(config.domain, shape, name());
+        Polytope set = FrankWolfeSupport.polytope(config.domain(), shape, name());
         NoisyFrankWolfeRules rules = new NoisyFrankWolfeRules(shape, set, config.supBound);
         double beta = Double.NaN;
         if (!Double.isFinite(loss.scalarSmoothness())) {
@@ -150,10 +149,10 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
             throw Checks.fail("supNormBound", "used only by the report-noisy-max schedule (give preset(PAPER) or "
                     + "iterations(T)); absent for the Poisson batches", config.supBound);
         }
-        boolean ruled = config.domain == null && shape.domain().isWholeSpace();
+        boolean ruled = config.domain() == null && shape.domain().isWholeSpace();
         double r = defaultRadius(shape.size(), budget.epsilon());
-        Polytope set = ruled ? Polytopes.l1Ball(r) : FrankWolfeSupport.polytope(config.domain, shape, name());
-        PrivacyAccountant acc = config.accountant != null ? config.accountant : new PldAccountant();
+        Polytope set = ruled ? Polytopes.l1Ball(r) : FrankWolfeSupport.polytope(config.domain(), shape, name());
+        PrivacyAccountant acc = config.accountant() != null ? config.accountant() : new PldAccountant();
         DMatrixRMaj start = new DMatrixRMaj(shape.dimension(), 1);
         set.vertex(0, start);
         return PoissonBatchFrankWolfe.plan(name(), relation(), shape, budget, acc, loss, set,
@@ -167,7 +166,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
 
     /** The accountant of the report-noisy-max schedule: the given one, else advanced composition (replace-one). */
     private PrivacyAccountant rnmAccountant() {
-        return config.accountant != null ? config.accountant
+        return config.accountant() != null ? config.accountant()
                 : new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE);
     }
 
@@ -175,7 +174,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
         if (onBatches(plan)) {
             Polytope set = (Polytope) plan.detail(PoissonBatchFrankWolfe.Schedule.class).set();
-            return PoissonBatchFrankWolfe.run(PrivateRun.start(plan, problem, rng, options()), plan, config.population,
+            return PoissonBatchFrankWolfe.run(PrivateRun.start(plan, problem, rng, options()), plan, config.population(),
                     w -> FrankWolfeSupport.frankWolfeGap(problem, set, w));
         }
         Schedule s = plan.detail(Schedule.class);
@@ -188,7 +187,7 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
         // the gap of the objective the run minimizes: the smoothed one for a non-smooth loss
         boolean smoothed = !Double.isNaN(s.smoothing());
         Problem objective = smoothed ? Problem.of(problem.data(), s.loss(), s.set()) : problem;
-        FrankWolfeSupport.diagnose(run, config.population, w, s.steps() * problem.size(),
+        FrankWolfeSupport.diagnose(run, config.population(), w, s.steps() * problem.size(),
                 smoothed ? Diagnostic.FRANK_WOLFE_GAP_SMOOTHED : Diagnostic.FRANK_WOLFE_GAP,
                 () -> FrankWolfeSupport.frankWolfeGap(objective, s.set(), w));
         return run.finish(w);
@@ -291,26 +290,20 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
         return plan.detail(Schedule.class).loss();
     }
 
-    /** Builder; every setter validates. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
-        private Polytope domain;
+    /**
+     * Builder; every setter validates. {@code preset}: PRACTICAL (default): Frank–Wolfe steps on Poisson
+     * batches, unless {@link #iterations} fixes T; PAPER: the full-batch schedule with report-noisy-max of
+     * Algorithm 3. {@code accountant}: default advanced composition with the optimal bound, replace-one,
+     * for the report-noisy-max schedule; PLD, add/remove-one, for the practical default on Poisson
+     * batches.
+     */
+    public static final class Builder extends FrankWolfeBuilder<Builder, Polytope> {
         private long iterations;
         private long maxIterations = 10_000;
         private double supBound = Double.POSITIVE_INFINITY;
-        private PrivacyAccountant accountant; // null: advanced composition (replace-one), PLD on batches
-        private Preset preset = Preset.PRACTICAL;
-        private Dataset population;
 
         private Builder() {
-        }
-
-        /**
-         * The constraint polytope W (default: the problem's domain, which must then be a polytope), e.g.
-         * {@code Polytopes.l1Ball(r)}.
-         */
-        public Builder domain(Polytope set) {
-            this.domain = Checks.notNull("domain", set);
-            return this;
+            super(null, "noisy-frank-wolfe"); // accountant null: advanced composition (replace-one), PLD on batches
         }
 
         /** Fixes T ≥ 1 instead of the theorem's value. */
@@ -334,33 +327,6 @@ public final class NoisyFrankWolfe extends BaseOptimizer<NoisyFrankWolfe.Builder
          */
         public Builder supNormBound(double b) {
             this.supBound = Checks.positive("supNormBound", b);
-            return this;
-        }
-
-        /**
-         * The accountant (default: advanced composition with the optimal bound, replace-one, for the
-         * report-noisy-max schedule; PLD, add/remove-one, for the practical default on Poisson batches).
-         */
-        public Builder accountant(PrivacyAccountant a) {
-            this.accountant = Checks.notNull("accountant", a);
-            return this;
-        }
-
-        /**
-         * A large sample from the data distribution (synthetic data with a known population): with
-         * diagnostics on, its risk at the output is the non-private diagnostic {@code population_risk}.
-         */
-        public Builder populationSample(Dataset sample) {
-            this.population = Checks.notNull("populationSample", sample);
-            return this;
-        }
-
-        /**
-         * PRACTICAL (default): Frank–Wolfe steps on Poisson batches, unless {@link #iterations} fixes T;
-         * PAPER: the full-batch schedule with report-noisy-max of Algorithm 3.
-         */
-        public Builder preset(Preset p) {
-            this.preset = Checks.notNull("preset", p);
             return this;
         }
 

@@ -11,7 +11,6 @@ import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.accounting.SelfComposedEvent;
 import org.dpopt.geometry.LpBall;
-import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
@@ -123,9 +122,9 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
         boolean batches = poissonBatches(settings);
         double unconstrained = batches ? PoissonBatchFrankWolfe.defaultRadius(shape.size(), budget.epsilon())
                 : defaultRadius(shape.size(), budget.epsilon());
-        LpBall ball = config.domain == null && shape.domain().isWholeSpace()
+        LpBall ball = config.domain() == null && shape.domain().isWholeSpace()
                 ? new LpBall(2, unconstrained)
-                : FrankWolfeSupport.lpBall(config.domain, shape, name());
+                : FrankWolfeSupport.lpBall(config.domain(), shape, name());
         if (batches) {
             return batchPlan(shape, budget, loss, ball);
         }
@@ -238,20 +237,9 @@ public final class NoisyStochasticFrankWolfe extends OnePassOptimizer<NoisyStoch
     }
 
     /** Builder; every setter validates (the schedule setters are shared with VR Frank–Wolfe). */
-    public static final class Builder extends OnePassBuilder<Builder> {
-        private LpBall domain;
-
+    public static final class Builder extends OnePassBuilder<Builder, LpBall> {
         private Builder() {
-            super(ONE_PASS_ACCOUNTANT);
-        }
-
-        /**
-         * The constraint ball W (default: the problem's domain, which must then be an ℓp ball), e.g.
-         * {@code new LpBall(1.5, r)} or {@code LpBall.effective(1, r)}.
-         */
-        public Builder domain(LpBall ball) {
-            this.domain = Checks.notNull("domain", ball);
-            return this;
+            super(ONE_PASS_ACCOUNTANT, "noisy-sfw");
         }
 
         /** Builds the immutable optimizer. */

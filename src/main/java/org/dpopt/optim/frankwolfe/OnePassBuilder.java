@@ -1,32 +1,33 @@
 package org.dpopt.optim.frankwolfe;
 
 import org.dpopt.accounting.PrivacyAccountant;
-import org.dpopt.data.Dataset;
-import org.dpopt.optim.Preset;
+import org.dpopt.geometry.ConvexSet;
 import org.dpopt.linalg.Checks;
-import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.Preset;
 
 /**
  * The setters the one-pass methods ({@link VarianceReducedFrankWolfe}, {@link NoisyStochasticFrankWolfe})
- * share: the schedule (rounds, step size, steps per round), the read order, the accountant and the
- * population sample of the non-private diagnostics. Every setter validates; the constraint set is set
- * on the concrete builder (a polytope or an ℓp ball).
+ * share: the schedule (rounds, step size, steps per round, passes) and the read order. Every setter
+ * validates. {@code preset}: {@link Preset#PRACTICAL} (default): release the last iterate, which for a
+ * convex loss keeps the Frank–Wolfe rate and is post-processing of the released selections;
+ * {@link Preset#PAPER}: the uniformly random iterate the theorems (stationarity for non-convex losses)
+ * are stated for. {@code accountant}: must be for replace-one on the one-pass schedules; it calibrates
+ * the noise and certifies the run.
  *
  * @param <B> the concrete builder, returned by every setter
+ * @param <S> the kind of constraint set (a polytope or an ℓp ball)
  */
-public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends OptimizerBuilder<B> {
+public abstract class OnePassBuilder<B extends OnePassBuilder<B, S>, S extends ConvexSet>
+        extends FrankWolfeBuilder<B, S> {
     private int rounds;
     private double stepSize = Double.NaN;
     private int stepsPerRound;
     private boolean shuffle = true;
     private int shuffleBlock; // 0: automatic
-    private PrivacyAccountant accountant;
-    private Dataset population;
-    private Preset preset = Preset.PRACTICAL;
     private int passes; // 0: automatic
 
-    OnePassBuilder(PrivacyAccountant defaultAccountant) {
-        this.accountant = defaultAccountant;
+    OnePassBuilder(PrivacyAccountant defaultAccountant, String algorithm) {
+        super(defaultAccountant, algorithm);
     }
 
     /** Number of rounds R ≥ 1 (default ⌈(nε)^{1/3}⌉). */
@@ -80,35 +81,9 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends Optimi
         return self();
     }
 
-    /** The accountant (must be for replace-one; it calibrates the noise and certifies the run). */
-    public B accountant(PrivacyAccountant a) {
-        this.accountant = Checks.notNull("accountant", a);
-        return self();
-    }
-
-    /**
-     * A large sample from the data distribution (synthetic data with a known population): with
-     * diagnostics on, its risk at the output is reported as the non-private diagnostic
-     * {@code population_risk}.
-     */
-    public B populationSample(Dataset sample) {
-        this.population = Checks.notNull("populationSample", sample);
-        return self();
-    }
-
-    /**
-     * {@link Preset#PRACTICAL} (default): release the last iterate, which for a convex loss keeps the
-     * Frank–Wolfe rate and is post-processing of the released selections; {@link Preset#PAPER}: the
-     * uniformly random iterate the theorems (stationarity for non-convex losses) are stated for.
-     */
-    public B preset(Preset p) {
-        this.preset = Checks.notNull("preset", p);
-        return self();
-    }
-
     /** The configuration as set so far. */
     OnePassSettings settings() {
-        return new OnePassSettings(rounds, stepSize, stepsPerRound, shuffle, shuffleBlock, accountant, population,
-                preset, passes);
+        return new OnePassSettings(rounds, stepSize, stepsPerRound, shuffle, shuffleBlock, accountant(), population(),
+                preset(), passes);
     }
 }

@@ -22,7 +22,7 @@ import org.ejml.data.DMatrixRMaj;
  * settings, the calibration of one round's event by the accountant, the plan (the statement is the
  * parallel composition of the rounds, the data size must be exactly n) and the run's diagnostics.
  */
-abstract class OnePassOptimizer<B extends OnePassBuilder<B>> extends BaseOptimizer<B> {
+abstract class OnePassOptimizer<B extends OnePassBuilder<B, ?>> extends BaseOptimizer<B> {
     /** The builder's schedule, accountant and diagnostics settings. */
     final OnePassSettings settings;
 

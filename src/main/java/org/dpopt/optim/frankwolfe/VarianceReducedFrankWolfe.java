@@ -5,7 +5,6 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AdvancedCompositionAccountant;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.geometry.Polytope;
-import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
@@ -75,7 +74,7 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer<VarianceRe
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
-        Polytope set = FrankWolfeSupport.polytope(config.domain, shape, name());
+        Polytope set = FrankWolfeSupport.polytope(config.domain(), shape, name());
         int d = shape.dimension();
         // one pass by default: full-batch passes did not help on the validation splits (theory-notes/defaults.md)
         OnePassSchedule s = schedule(shape, loss, budget, set.diameter(d), 1e-300, 0);
@@ -154,20 +153,9 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer<VarianceRe
     }
 
     /** Builder; every setter validates (the schedule setters are shared with noisy SFW). */
-    public static final class Builder extends OnePassBuilder<Builder> {
-        private Polytope domain;
-
+    public static final class Builder extends OnePassBuilder<Builder, Polytope> {
         private Builder() {
-            super(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE));
-        }
-
-        /**
-         * The constraint polytope W (default: the problem's domain, which must then be a polytope), e.g.
-         * {@code Polytopes.l1Ball(r)}.
-         */
-        public Builder domain(Polytope set) {
-            this.domain = Checks.notNull("domain", set);
-            return this;
+            super(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE), "vr-frank-wolfe");
         }
 
         /** Builds the immutable optimizer. */

@@ -4,7 +4,6 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.ParallelComposedEvent;
-import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.accounting.RdpAccountant;
 import org.dpopt.geometry.MirrorMap;
 import org.dpopt.linalg.Checks;
@@ -18,7 +17,7 @@ import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.BaseOptimizer;
-import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.PresetBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.sampling.Partitions;
 import org.ejml.data.DMatrixRMaj;
@@ -111,7 +110,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<Proximall
         }
         double declared = shape.loss().weakConvexity(shape.rowNormBound());
         double r = Double.isNaN(config.rho) ? declared : config.rho;
-        boolean practical = usesPracticalRule(config.preset, declared);
+        boolean practical = usesPracticalRule(config.preset(), declared);
         if (r == 0) {
             // a convex loss is rho-weakly convex for every rho >= 0: both defaults were fitted on validation
             // splits of public data (theory-notes/defaults.md)
@@ -130,10 +129,10 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<Proximall
         if (partSize < MIN_PART_SIZE) {
             throw Checks.fail("expected part size n/(rounds*phases)", "at least " + MIN_PART_SIZE, partSize);
         }
-        LocalizedMirrorDescent.PhasePlan phase = LocalizedMirrorDescent.plan(partSize, config.accountant, budget);
+        LocalizedMirrorDescent.PhasePlan phase = LocalizedMirrorDescent.plan(partSize, config.accountant(), budget);
         PgmdSchedule s = new PgmdSchedule(map, radius, c, r, tk[0], tk[1], phase, practical);
         return RunPlan.builder(name(), shape)
-                .privacy(s.statement(), relation(), config.accountant, budget)
+                .privacy(s.statement(), relation(), config.accountant(), budget)
                 .parameters(parameters(shape, s))
                 .exactSizeRequired(false)
                 .detail(s)
@@ -184,7 +183,7 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<Proximall
                 .put(Param.SIGMA, ph.noiseMultiplier() * s.lipschitz())
                 .put(Param.OUTPUT, s.lastIterate() ? "last" : "random")
                 .put(Param.PRESET, s.lastIterate() ? Preset.PRACTICAL.key() : Preset.PAPER.key())
-                .put(Param.ACCOUNTANT, config.accountant.name())
+                .put(Param.ACCOUNTANT, config.accountant().name())
                 .build();
     }
 
@@ -287,33 +286,27 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<Proximall
     @Override
     public String toString() {
         return "ProximallyGuidedMirrorDescent(p=" + config.p + ", rounds=" + config.rounds
-                + ", innerPhases=" + config.innerPhases + ", rho=" + config.rho + ", preset=" + config.preset.key()
-                + ", accountant=" + config.accountant.name() + ")";
+                + ", innerPhases=" + config.innerPhases + ", rho=" + config.rho + ", preset=" + config.preset().key()
+                + ", accountant=" + config.accountant().name() + ")";
     }
 
-    /** Builder; every setter validates. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
+    /**
+     * Builder; every setter validates. {@code preset}: {@link Preset#PRACTICAL} (default): for a convex
+     * loss, the origin as start, one round of one phase and the last iterate (see the class comment);
+     * {@link Preset#PAPER}: the theorem's random start, T_out and K, and the uniformly random output round.
+     * {@code accountant}: for calibration and the report (default RDP; must be add/remove-one).
+     */
+    public static final class Builder extends PresetBuilder<Builder> {
         private double p = 2;
         private int rounds = 0;
         private int innerPhases = 0;
         private double rho = Double.NaN;
         private int diagnosticIterations = 300;
         private int trajectoryPoints = 0;
-        private PrivacyAccountant accountant = new RdpAccountant();
         private DMatrixRMaj initialPoint;
-        private Preset preset = Preset.PRACTICAL;
 
         private Builder() {
-        }
-
-        /**
-         * {@link Preset#PRACTICAL} (default): for a convex loss, the origin as start, one round of one
-         * phase and the last iterate (see the class comment); {@link Preset#PAPER}: the theorem's random
-         * start, T_out and K, and the uniformly random output round.
-         */
-        public Builder preset(Preset p) {
-            this.preset = Checks.notNull("preset", p);
-            return this;
+            super(new RdpAccountant(), NeighboringRelation.ADD_OR_REMOVE_ONE, "pg-mirror-descent");
         }
 
         /**
@@ -377,12 +370,6 @@ public final class ProximallyGuidedMirrorDescent extends BaseOptimizer<Proximall
                 throw Checks.fail("trajectoryPoints", "non-negative", k);
             }
             this.trajectoryPoints = k;
-            return this;
-        }
-
-        /** Accountant for calibration and the report (default RDP; must be add/remove-one). */
-        public Builder accountant(PrivacyAccountant a) {
-            this.accountant = requireRelation(a, NeighboringRelation.ADD_OR_REMOVE_ONE, "pg-mirror-descent");
             return this;
         }
 

@@ -49,7 +49,7 @@ abstract class PerturbationBuilder<B extends PerturbationBuilder<B>> extends Opt
      * 10·β/(εn)).
      */
     public B comparatorRadius(double m) {
-        this.comparatorRadius = Checks.finite("comparatorRadius", Checks.positive("comparatorRadius", m));
+        this.comparatorRadius = Checks.positive("comparatorRadius", m);
         return self();
     }
 

@@ -5,7 +5,6 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.BasicCompositionAccountant;
 import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.NeighboringRelation;
-import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.data.Dataset;
 import org.dpopt.geometry.ConvexSet;
 import org.dpopt.linalg.Checks;
@@ -21,7 +20,7 @@ import org.dpopt.optim.PrivacyBudget;
 import org.dpopt.optim.RunPlan;
 import org.dpopt.optim.core.BaseOptimizer;
 import org.dpopt.optim.core.Mutation;
-import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.PresetBuilder;
 import org.dpopt.optim.core.PrivateRun;
 import org.dpopt.oracle.ExactGradientOracle;
 import org.dpopt.oracle.GllBisectionProx;
@@ -167,7 +166,7 @@ public final class PhasedSgd extends BaseOptimizer<PhasedSgd.Builder> {
                 ? (diam / lip) * Math.min(4 / Math.sqrt(n), eps / Math.sqrt(r * logInvDelta)) : config.baseStepSize;
         double smoothingBeta = (lip / diam) * Math.min(Math.sqrt(n), eps * n / Math.sqrt(r * logInvDelta));
         PhasedSchedule.Smoothing sm = smoothing(shape, eta, smoothingBeta);
-        int[] sizes = phaseSizes(config.preset, n);
+        int[] sizes = phaseSizes(config.preset(), n);
         int k = sizes.length;
         double[] steps = new double[k];
         double[] sens = new double[k];
@@ -177,11 +176,11 @@ public final class PhasedSgd extends BaseOptimizer<PhasedSgd.Builder> {
         }
         double z = noiseMultiplier(k, budget);
         PhasedSchedule s = new PhasedSchedule(sizes, steps, sens, z, eta, diam, constrained, lip, sm, config.order,
-                config.preset == Preset.PRACTICAL);
+                config.preset() == Preset.PRACTICAL);
         return RunPlan.builder(name(), shape)
-                .privacy(PhasedSchedule.statement(k, z), relation(), config.accountant, budget)
+                .privacy(PhasedSchedule.statement(k, z), relation(), config.accountant(), budget)
                 .parameters(s.parameters(shape, config.noise == Noise.PAPER ? "paper" : "calibrated",
-                        config.preset.key(), config.accountant.name()))
+                        config.preset().key(), config.accountant().name()))
                 .detail(s)
                 .build();
     }
@@ -226,11 +225,11 @@ public final class PhasedSgd extends BaseOptimizer<PhasedSgd.Builder> {
     private double noiseMultiplier(int k, PrivacyBudget budget) {
         double eps = budget.epsilon();
         if (config.noise == Noise.CALIBRATED) {
-            return Calibration.noiseMultiplier(config.accountant, zz -> PhasedSchedule.statement(k, zz), eps,
+            return Calibration.noiseMultiplier(config.accountant(), zz -> PhasedSchedule.statement(k, zz), eps,
                     budget.delta());
         }
         double z = 2 * Math.sqrt(Math.log(1 / budget.delta())) / eps;
-        double spent = config.accountant.epsilon(PhasedSchedule.statement(k, z), budget.delta());
+        double spent = config.accountant().epsilon(PhasedSchedule.statement(k, z), budget.delta());
         if (spent > eps * (1 + PrivateRun.BUDGET_TOLERANCE)) {
             throw Checks.fail("epsilon certified for the paper noise 2 sqrt(ln(1/delta))/eps",
                     "at most the budget " + eps + " (use calibrated noise)", spent);
@@ -305,12 +304,18 @@ public final class PhasedSgd extends BaseOptimizer<PhasedSgd.Builder> {
         return "PhasedSgd(oracle=" + config.oracle + ", noise=" + config.noise
                 + ", baseStepSize=" + config.baseStepSize + ", comparatorRadius=" + config.comparatorRadius
                 + ", rankBound=" + config.rankBound + ", bisectionAccuracy=" + config.bisectionAccuracy
-                + ", order=" + config.order + ", preset=" + config.preset.key()
-                + ", accountant=" + config.accountant.name() + ")";
+                + ", order=" + config.order + ", preset=" + config.preset().key()
+                + ", accountant=" + config.accountant().name() + ")";
     }
 
-    /** Builder; every setter validates. */
-    public static final class Builder extends OptimizerBuilder<Builder> {
+    /**
+     * Builder; every setter validates. {@code preset}: {@link Preset#PRACTICAL} (default): at most
+     * {@value PhasedSgd#PRACTICAL_PHASES} phases covering all records, each releasing its last iterate;
+     * {@link Preset#PAPER}: ⌈log₂ n⌉ halving phases, each releasing its average iterate (see the class
+     * comment). {@code accountant}: under REPLACE_ONE (default basic composition: exact Gaussian curve per
+     * phase).
+     */
+    public static final class Builder extends PresetBuilder<Builder> {
         private OracleChoice oracle = OracleChoice.AUTO;
         private Noise noise = Noise.CALIBRATED;
         private double baseStepSize = Double.NaN; // NaN: theorem
@@ -318,20 +323,10 @@ public final class PhasedSgd extends BaseOptimizer<PhasedSgd.Builder> {
         private int rankBound = 0; // 0: d
         private double bisectionAccuracy = Double.NaN; // NaN: L0/n
         private RecordOrder order = RecordOrder.BLOCK_SHUFFLE;
-        private PrivacyAccountant accountant = new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE);
-        private Preset preset = Preset.PRACTICAL;
 
         private Builder() {
-        }
-
-        /**
-         * {@link Preset#PRACTICAL} (default): at most {@value PhasedSgd#PRACTICAL_PHASES} phases covering all
-         * records, each releasing its last iterate; {@link Preset#PAPER}: ⌈log₂ n⌉ halving phases, each
-         * releasing its average iterate (see the class comment).
-         */
-        public Builder preset(Preset p) {
-            this.preset = Checks.notNull("preset", p);
-            return this;
+            super(new BasicCompositionAccountant(NeighboringRelation.REPLACE_ONE), NeighboringRelation.REPLACE_ONE,
+                    "phased-sgd");
         }
 
         /** Gradient oracle (default AUTO). */
@@ -377,12 +372,6 @@ public final class PhasedSgd extends BaseOptimizer<PhasedSgd.Builder> {
         /** Record order before chunking (default BLOCK_SHUFFLE). */
         public Builder order(RecordOrder o) {
             this.order = Checks.notNull("order", o);
-            return this;
-        }
-
-        /** Accountant under REPLACE_ONE (default basic composition: exact Gaussian curve per phase). */
-        public Builder accountant(PrivacyAccountant a) {
-            this.accountant = requireRelation(a, NeighboringRelation.REPLACE_ONE, "phased-sgd");
             return this;
         }
 

@@ -3,7 +3,6 @@ package org.dpopt.optim.smoothing;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.NeighboringRelation;
 import org.dpopt.accounting.PldAccountant;
-import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.linalg.Checks;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Loss;
@@ -18,7 +17,7 @@ import org.dpopt.optim.Preset;
 import org.dpopt.optim.PrivateOptimizer;
 import org.dpopt.optim.RunParameters;
 import org.dpopt.optim.RunPlan;
-import org.dpopt.optim.core.OptimizerBuilder;
+import org.dpopt.optim.core.AccountedBuilder;
 import org.dpopt.optim.sgd.Bftt19Sgd;
 import org.dpopt.optim.sgd.NoisySgd;
 import org.dpopt.oracle.GllBisectionProx;
@@ -76,7 +75,7 @@ public final class ProxSgd implements PrivateOptimizer {
     private ProxSgd(Builder b) {
         this.config = b.copy();
         this.base = b.practical != null ? b.practical.toBuilder().runOptions(b.runOptions()).build()
-                : Bftt19Sgd.builder().preset(Preset.PAPER).accountant(b.accountant).runOptions(b.runOptions()).build();
+                : Bftt19Sgd.builder().preset(Preset.PAPER).accountant(b.accountant()).runOptions(b.runOptions()).build();
     }
 
     /** A builder: BFTT19 paper preset of noisy SGD, β at the stability limit, α = L/√n. */
@@ -199,17 +198,18 @@ public final class ProxSgd implements PrivateOptimizer {
 
     /**
      * Builder; every setter validates. The shared settings ({@code diagnostics}, {@code mutation}) are
-     * this builder's: they replace those of a given {@link #noisySgd}.
+     * this builder's: they replace those of a given {@link #noisySgd}. {@code accountant}: the
+     * add/remove-one accountant of the paper preset (default PLD; practical mode uses its own).
      */
-    public static final class Builder extends OptimizerBuilder<Builder> {
+    public static final class Builder extends AccountedBuilder<Builder> {
         private NoisySgd practical;
-        private PrivacyAccountant accountant = new PldAccountant();
         private double smoothness = Double.NaN; // NaN: stability limit
         private double relativeAccuracy = Double.NaN; // α/L; NaN: 1/√n
         private double comparatorRadius = Double.NaN; // NaN: √d
         private InnerProx innerProx = InnerProx.AUTO;
 
         private Builder() {
+            super(new PldAccountant(), NeighboringRelation.ADD_OR_REMOVE_ONE, "prox-sgd");
         }
 
         /** How the per-example prox is solved (default {@link InnerProx#AUTO}). */
@@ -224,12 +224,6 @@ public final class ProxSgd implements PrivateOptimizer {
          */
         public Builder noisySgd(NoisySgd sgd) {
             this.practical = Checks.notNull("noisySgd", sgd);
-            return this;
-        }
-
-        /** The add/remove-one accountant of the paper preset (default PLD; practical mode uses its own). */
-        public Builder accountant(PrivacyAccountant a) {
-            this.accountant = requireRelation(a, NeighboringRelation.ADD_OR_REMOVE_ONE, "prox-sgd");
             return this;
         }
 
