@@ -23,8 +23,8 @@ import org.ejml.data.DMatrixRMaj;
  * caller alone, block after block and row after row, exactly as the sequential loop does it.
  *
  * <p>How the work is shared: helper threads claim blocks in order from one counter and write their
- * coefficients into a ring of {@value #RING} buffers (a block may be claimed only when its buffer is free:
- * the block before it in that buffer accumulated and no longer being written). The caller accumulates
+ * coefficients into a ring of {@value #RING} buffers (block c goes to buffer c mod {@value #RING}; it may be
+ * claimed only when block c − {@value #RING} has been accumulated and no other helper is writing that buffer). The caller accumulates
  * block b as soon as its coefficients are there; when b is unclaimed it claims and computes it itself, and
  * when a helper holds b but is late it computes b again into its own buffer instead of waiting. So a
  * helper thread that the operating system does not run (a loaded machine) costs the caller a few spins,
@@ -39,10 +39,8 @@ final class ParallelGradientPass {
     static final int RING = 4;
     private static final int IDLE_SECONDS = 2;
     private static final int SPINS = 1 << 8;
-    /** States of a block in {@link #ready}: not yet written; written into the ring; computed by the caller. */
-    private static final int UNDONE = 0;
+    /** A block's state in {@link #ready} once a helper has written it into the ring (0 before). */
     private static final int WRITTEN = 1;
-    private static final int SKIPPED = 2;
     private static final ThreadPoolExecutor POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SECONDS,
             TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "dpopt-pass");
@@ -60,6 +58,8 @@ final class ParallelGradientPass {
     private final double[][] ring;
     private final AtomicInteger nextClaim = new AtomicInteger();
     private final AtomicIntegerArray ready;
+    /** 1 where a ring buffer has no writer (a helper takes it before claiming a block, gives it back after). */
+    private final AtomicIntegerArray slotFree = freeSlots();
     private volatile int accumulated;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
@@ -74,6 +74,14 @@ final class ParallelGradientPass {
         this.blocks = (rows.size() + block - 1) / block;
         this.ring = new double[RING][block];
         this.ready = new AtomicIntegerArray(blocks);
+    }
+
+    private static AtomicIntegerArray freeSlots() {
+        AtomicIntegerArray a = new AtomicIntegerArray(RING);
+        for (int s = 0; s < RING; s++) {
+            a.set(s, 1);
+        }
+        return a;
     }
 
     /** out ← out + Σ (φ′(⟨w, xᵢ⟩, yᵢ)/n)·xᵢ on threads ≥ 2 threads, blocks of block ≥ 1 rows. Modified: out. */
@@ -164,7 +172,6 @@ final class ParallelGradientPass {
                 } else if (nextClaim.get() == b) {
                     if (nextClaim.compareAndSet(b, b + 1)) {
                         compute(b, own);
-                        ready.set(b, SKIPPED);
                         c = own;
                     }
                 } else if (++spins > SPINS) {
@@ -182,7 +189,9 @@ final class ParallelGradientPass {
 
     /**
      * A helper: claims blocks in order and writes their coefficients into the ring until none is left. Block
-     * c may be claimed when its buffer is free: block c − RING accumulated and no longer being written.
+     * c may be claimed only when block c − RING has been accumulated and its buffer is free: the helper
+     * first takes the buffer (so no other writer, however late, can be in it), then the block; a helper
+     * that loses the block to another thread gives the buffer back.
      */
     private void help() {
         int spins = 0;
@@ -191,14 +200,19 @@ final class ParallelGradientPass {
             if (c >= blocks) {
                 return;
             }
-            boolean free = c < accumulated + RING && (c < RING || ready.get(c - RING) != UNDONE);
-            if (free && nextClaim.compareAndSet(c, c + 1)) {
-                compute(c, ring[c % RING]);
-                ready.set(c, WRITTEN);
-                spins = 0;
-            } else if (!free) {
+            int slot = c % RING;
+            if (c >= accumulated + RING || !slotFree.compareAndSet(slot, 1, 0)) {
                 spins = pause(spins);
+                continue;
             }
+            if (!nextClaim.compareAndSet(c, c + 1)) {
+                slotFree.set(slot, 1);
+                continue;
+            }
+            compute(c, ring[slot]);
+            ready.set(c, WRITTEN);
+            slotFree.set(slot, 1);
+            spins = 0;
         }
     }
 

@@ -68,6 +68,26 @@ class GllKernelsTest {
         assertEquals(100, cases);
     }
 
+    /**
+     * More threads than cores, tiny blocks, many passes: helpers are often descheduled mid-block, the
+     * caller then computes their blocks itself and the ring buffers are reused while late writers finish.
+     * Every pass must still give the sequential bits. (This caught a ring-reuse race in an earlier version.)
+     */
+    @Test
+    void oversubscribedPassesKeepTheSequentialBits() {
+        Dataset data = data(200_000, 9, 41);
+        GeneralizedLinearLoss loss = Losses.logistic();
+        DMatrixRMaj w = Synthetic.plantedVector(9, 1.5, Rngs.seeded(42));
+        DMatrixRMaj seq = new DMatrixRMaj(9, 1);
+        GllKernels.addGradient(data, loss, w, 200_000, seq);
+        int threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors() + 1);
+        for (int pass = 0; pass < 20; pass++) {
+            DMatrixRMaj par = new DMatrixRMaj(9, 1);
+            GllKernels.addGradient(data, loss, w, 200_000, par, threads, 4 + pass % 5, 0);
+            assertArrayEquals(seq.data, par.data, 0.0, "pass " + pass);
+        }
+    }
+
     @Test
     void defaultEntryPointGivesTheSequentialBitsAboveTheParallelThreshold() {
         int d = 16;
