@@ -28,7 +28,8 @@ import org.ejml.data.DMatrixRMaj;
  * block b as soon as its coefficients are there; when b is unclaimed it claims and computes it itself, and
  * when a helper holds b but is late it computes b again into its own buffer instead of waiting. So a
  * helper thread that the operating system does not run (a loaded machine) costs the caller a few spins,
- * never a wait for that thread.
+ * never a wait for that thread, not even at the end: the caller returns once it has accumulated the last
+ * block (a late helper ends on its own after the block it holds).
  *
  * <p>Threads come from a pool of daemon threads that end after {@value #IDLE_SECONDS} s without work, so
  * nothing keeps a caller's JVM alive or running after its work. A failure on any thread (a loss that
@@ -90,21 +91,26 @@ final class ParallelGradientPass {
         new ParallelGradientPass(rows, loss, w, n, threads, block).run(out.data);
     }
 
+    /**
+     * Starts the helpers and accumulates on the calling thread. Once every block is accumulated the caller
+     * returns without waiting for the helpers: one still running (descheduled by a loaded machine) only
+     * finishes a block in this pass's own ring, which nothing reads any more, and then finds no block
+     * left. After a failure of any thread the caller waits for every helper and rethrows the first one.
+     */
     private void run(double[] out) {
-        Runnable[] parts = new Runnable[threads];
-        parts[0] = () -> guarded(() -> accumulate(out));
+        List<Future<?>> helpers = new ArrayList<>();
         for (int t = 1; t < threads; t++) {
-            parts[t] = () -> guarded(this::help);
+            helpers.add(POOL.submit(() -> guarded(this::help)));
         }
         try {
-            runAll(parts);
+            guarded(() -> accumulate(out));
         } catch (RuntimeException | Error e) {
-            // the others stop with "another thread failed"; the first failure is the one to report
-            Throwable first = failure.get();
-            if (first != null && first != e) {
-                throw asRuntime(first);
-            }
-            throw e;
+            // recorded in failure (or an earlier failure of a helper is): rethrown below
+        }
+        Throwable first = failure.get();
+        if (first != null) {
+            awaitAll(helpers, first);
+            throw asRuntime(first);
         }
     }
 
@@ -123,8 +129,20 @@ final class ParallelGradientPass {
         } catch (RuntimeException | Error e) {
             first = e;
         }
+        first = awaitAll(others, first);
+        if (first != null) {
+            throw asRuntime(first);
+        }
+    }
+
+    /**
+     * Waits for every task (an interrupt is kept for later, not obeyed) and returns first if not null, else
+     * the first task's failure in list order, else null.
+     */
+    private static Throwable awaitAll(List<Future<?>> tasks, Throwable first) {
+        Throwable result = first;
         boolean interrupted = false;
-        for (Future<?> f : others) {
+        for (Future<?> f : tasks) {
             while (true) {
                 try {
                     f.get();
@@ -132,7 +150,7 @@ final class ParallelGradientPass {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    first = first != null ? first : e.getCause();
+                    result = result != null ? result : e.getCause();
                     break;
                 }
             }
@@ -140,9 +158,7 @@ final class ParallelGradientPass {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (first != null) {
-            throw asRuntime(first);
-        }
+        return result;
     }
 
     private void guarded(Runnable r) {

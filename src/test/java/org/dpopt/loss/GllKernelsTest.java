@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;
@@ -165,6 +168,106 @@ class GllKernelsTest {
         DMatrixRMaj par = new DMatrixRMaj(5, 1);
         GllKernels.addGradient(data, logistic, w5(), 2000, par, 2, 8, 0);
         assertArrayEquals(seq.data, par.data, 0.0);
+    }
+
+    /**
+     * A helper that the operating system does not run (here: one stalled inside its first block until the
+     * test lets it go) must not hold up the caller: the caller computes that helper's blocks itself and
+     * returns with the sequential bits while the helper is still stalled.
+     */
+    @Test
+    void aStalledHelperDoesNotHoldUpTheCaller() throws InterruptedException {
+        Dataset data = data(2000, 5, 4);
+        GeneralizedLinearLoss logistic = Losses.logistic();
+        DMatrixRMaj seq = new DMatrixRMaj(5, 1);
+        GllKernels.addGradient(data, logistic, w5(), 2000, seq);
+        for (int threads : new int[] {2, 3}) {
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicBoolean stalled = new AtomicBoolean();
+            AtomicBoolean resumed = new AtomicBoolean();
+            GeneralizedLinearLoss stalling = new HookedLoss(logistic, () -> {
+                if (!Thread.currentThread().getName().startsWith("dpopt-pass")) {
+                    waitUntil(stalled); // the caller: let a helper take a block and stall first
+                } else if (stalled.compareAndSet(false, true)) {
+                    awaitQuietly(release);
+                    resumed.set(true);
+                }
+            });
+            DMatrixRMaj par = new DMatrixRMaj(5, 1);
+            GllKernels.addGradient(data, stalling, w5(), 2000, par, threads, 8, 0);
+            boolean stillStalled = !resumed.get();
+            release.countDown();
+            assertArrayEquals(seq.data, par.data, 0.0, "threads=" + threads);
+            assertEquals(true, stalled.get(), "a helper ran");
+            assertEquals(true, stillStalled, "the pass returned without waiting for the stalled helper");
+        }
+    }
+
+    private static void waitUntil(AtomicBoolean flag) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (!flag.get() && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(3, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The logistic loss with a hook run at the start of every derivative (to stall or fail a thread). */
+    private static final class HookedLoss implements GeneralizedLinearLoss {
+        private final GeneralizedLinearLoss base;
+        private final Runnable hook;
+
+        HookedLoss(GeneralizedLinearLoss base, Runnable hook) {
+            this.base = base;
+            this.hook = hook;
+        }
+
+        @Override
+        public double phi(double u, double y) {
+            return base.phi(u, y);
+        }
+
+        @Override
+        public double derivative(double u, double y) {
+            hook.run();
+            return base.derivative(u, y);
+        }
+
+        @Override
+        public double secondDerivative(double u, double y) {
+            return base.secondDerivative(u, y);
+        }
+
+        @Override
+        public double scalarLipschitz() {
+            return base.scalarLipschitz();
+        }
+
+        @Override
+        public double scalarSmoothness() {
+            return base.scalarSmoothness();
+        }
+
+        @Override
+        public boolean isClassification() {
+            return base.isClassification();
+        }
+
+        @Override
+        public Convexity convexity() {
+            return base.convexity();
+        }
+
+        @Override
+        public String name() {
+            return "hooked " + base.name();
+        }
     }
 
     private static DMatrixRMaj w5() {
