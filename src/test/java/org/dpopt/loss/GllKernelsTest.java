@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,6 +18,7 @@ import org.dpopt.data.Dataset;
 import org.dpopt.data.Synthetic;
 import org.dpopt.noise.Rngs;
 import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -200,6 +204,128 @@ class GllKernelsTest {
             assertArrayEquals(seq.data, par.data, 0.0, "threads=" + threads);
             assertEquals(true, stalled.get(), "a helper ran");
             assertEquals(true, stillStalled, "the pass returned without waiting for the stalled helper");
+        }
+    }
+
+    /** An interrupted caller neither stops nor loses its interrupt: the same bits, the flag still set. */
+    @Test
+    void anInterruptedCallerKeepsTheBitsAndItsInterrupt() {
+        Dataset data = data(3000, 6, 8);
+        GeneralizedLinearLoss loss = Losses.logistic();
+        DMatrixRMaj w = Synthetic.plantedVector(6, 1.0, Rngs.seeded(5));
+        DMatrixRMaj seq = new DMatrixRMaj(6, 1);
+        GllKernels.addGradient(data, loss, w, 3000, seq);
+        for (int threads : new int[] {2, 4, 9}) {
+            DMatrixRMaj par = new DMatrixRMaj(6, 1);
+            Thread.currentThread().interrupt();
+            GllKernels.addGradient(data, loss, w, 3000, par, threads, 5, 0);
+            assertEquals(true, Thread.interrupted(), "threads=" + threads);
+            assertArrayEquals(seq.data, par.data, 0.0, "threads=" + threads);
+        }
+    }
+
+    /** Every thread count and every d: the bands split 0..d strictly, and the Hessian keeps the bits. */
+    @Test
+    void hessianBandsAndBitsForEveryDimensionAndThreadCount() {
+        for (int d = 1; d <= 160; d++) {
+            for (int k = 1; k <= d; k++) {
+                int[] bands = GllKernels.triangleBands(d, k);
+                assertEquals(0, bands[0]);
+                assertEquals(d, bands[k]);
+                for (int t = 0; t < k; t++) {
+                    assertEquals(true, bands[t] < bands[t + 1], "d=" + d + " k=" + k + " band " + t);
+                }
+            }
+        }
+        GeneralizedLinearLoss loss = Losses.logistic();
+        for (int d : new int[] {1, 3, 4, 7, 17, 18, 33}) {
+            int n = (int) Math.max(50, 2 * GllKernels.PARALLEL_MIN_ENTRIES / ((long) d * (d + 1)) + 1);
+            Dataset data = data(n, d, 300 + d);
+            DMatrixRMaj w = Synthetic.plantedVector(d, 1.5, Rngs.seeded(d));
+            double[] seq = new double[d * d];
+            GllKernels.addHessianUpper(data, loss, w, n, seq, 0, d);
+            for (int threads = 2; threads <= 9; threads++) {
+                double[] par = new double[d * d];
+                GllKernels.addHessianUpper(data, loss, w, n, par, threads);
+                assertArrayEquals(seq, par, 0.0, "d=" + d + " threads=" + threads);
+            }
+        }
+    }
+
+    /**
+     * Long stress (tagged slow): thousands of passes, threads 2..9, blocks 1..9 and up to 70, random n and
+     * d, with busy threads that yield, all against the sequential bits. The harness of this test found the
+     * ring-reuse race fixed in 65b644f in 25 of 200 passes of its big-n loop.
+     */
+    @Test
+    @Tag("slow")
+    void stressManyPassesUnderLoadKeepTheSequentialBits() throws InterruptedException {
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> load = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            Thread t = new Thread(() -> {
+                long x = 0;
+                while (!stop.get()) {
+                    x = (++x & 1023) == 0 ? yieldOnce(x) : x * 31 + 7;
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            load.add(t);
+        }
+        try {
+            stressBigN(600);
+            stressRandomShapes(1500);
+        } finally {
+            stop.set(true);
+            for (Thread t : load) {
+                t.join();
+            }
+        }
+    }
+
+    private static long yieldOnce(long x) {
+        Thread.yield();
+        return x + 1;
+    }
+
+    private static void stressBigN(int passes) {
+        int n = 100_003;
+        Dataset data = data(n, 3, 17);
+        GeneralizedLinearLoss loss = Losses.logistic();
+        DMatrixRMaj w = Synthetic.plantedVector(3, 1.5, Rngs.seeded(42));
+        DMatrixRMaj seq = new DMatrixRMaj(3, 1);
+        GllKernels.addGradient(data, loss, w, n, seq);
+        SplittableRandom r = new SplittableRandom(1);
+        for (int pass = 0; pass < passes; pass++) {
+            int threads = 2 + r.nextInt(8);
+            int block = 1 + r.nextInt(9);
+            DMatrixRMaj par = new DMatrixRMaj(3, 1);
+            GllKernels.addGradient(data, loss, w, n, par, threads, block, 0);
+            assertArrayEquals(seq.data, par.data, 0.0, "pass " + pass + " threads=" + threads + " block=" + block);
+        }
+    }
+
+    private static void stressRandomShapes(int shapes) {
+        GeneralizedLinearLoss loss = Losses.logistic();
+        SplittableRandom r = new SplittableRandom(2);
+        for (int it = 0; it < shapes; it++) {
+            int n = 1 + r.nextInt(r.nextBoolean() ? 100 : 6000);
+            int d = 1 + r.nextInt(17);
+            Dataset data = data(n, d, r.nextLong());
+            DMatrixRMaj w = Synthetic.plantedVector(d, 0.5 + 3 * r.nextDouble(), Rngs.seeded(r.nextLong()));
+            DMatrixRMaj start = new DMatrixRMaj(d, 1);
+            start.data[0] = r.nextDouble() - 0.5;
+            DMatrixRMaj seq = start.copy();
+            GllKernels.addGradient(data, loss, w, n, seq);
+            for (int rep = 0; rep < 4; rep++) {
+                int threads = 2 + r.nextInt(8);
+                int block = 1 + r.nextInt(r.nextBoolean() ? 9 : 70);
+                DMatrixRMaj par = start.copy();
+                GllKernels.addGradient(data, loss, w, n, par, threads, block, 0);
+                assertArrayEquals(seq.data, par.data, 0.0, "n=" + n + " d=" + d + " threads=" + threads
+                        + " block=" + block);
+            }
         }
     }
 
