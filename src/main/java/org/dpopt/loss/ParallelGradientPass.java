@@ -32,7 +32,8 @@ import org.ejml.data.DMatrixRMaj;
  * block (a late helper ends on its own after the block it holds).
  *
  * <p>Threads come from a pool of daemon threads that end after {@value #IDLE_SECONDS} s without work, so
- * nothing keeps a caller's JVM alive or running after its work. A failure on any thread (a loss that
+ * nothing keeps a caller's JVM alive; a late helper may run past the caller's return, but only to the end
+ * of the one block it holds. A failure on any thread (a loss that
  * throws) stops the others and the first failure is rethrown to the caller.
  */
 final class ParallelGradientPass {
