@@ -36,8 +36,8 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends Optimi
     }
 
     /**
-     * The number of passes K ≥ 1 over the data (default: 1; noisy-sfw's practical default with no schedule
-     * setting runs Poisson batches instead, and giving K selects the passes). Each pass is the one-pass mechanism on the same
+     * The number of passes K ≥ 1 over the data (default: 1; the practical defaults with no schedule
+     * setting run Poisson batches instead, and giving K selects the passes). Each pass is the one-pass mechanism on the same
      * data-independent read order, started from the previous pass's iterate; the K passes compose.
      */
     public B passes(int k) {
@@ -80,7 +80,11 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends Optimi
         return self();
     }
 
-    /** The accountant (must be for replace-one; it calibrates the noise and certifies the run). */
+    /**
+     * The accountant (it calibrates the noise and certifies the run): for replace-one with the one-pass
+     * schedules; for add/remove-one with the practical defaults on Poisson batches, where PLD is used unless
+     * one is given.
+     */
     public B accountant(PrivacyAccountant a) {
         this.accountant = Checks.notNull("accountant", a);
         return self();
@@ -98,7 +102,8 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B>> extends Optimi
 
     /**
      * {@link Preset#PRACTICAL} (default): release the last iterate, which for a convex loss keeps the
-     * Frank–Wolfe rate and is post-processing of the released selections; {@link Preset#PAPER}: the
+     * Frank–Wolfe rate and is post-processing of the released selections, and with no schedule setting run
+     * on Poisson batches (the optimizer's practical default); {@link Preset#PAPER}: one pass with the
      * uniformly random iterate the theorems (stationarity for non-convex losses) are stated for.
      */
     public B preset(Preset p) {
