@@ -36,9 +36,9 @@ final class VrFrankWolfePassSuite implements BenchSuite {
         PrivacyBudget budget = PrivacyBudget.of(1, 1e-6);
         String[] names = {"default", "storage-order", "row-permutation"};
         VarianceReducedFrankWolfe[] algs = {
-            VarianceReducedFrankWolfe.builder().diagnostics(false).build(),
-            VarianceReducedFrankWolfe.builder().diagnostics(false).shuffle(false).build(),
-            VarianceReducedFrankWolfe.builder().diagnostics(false).shuffleBlock(1).build()};
+            VarianceReducedFrankWolfe.builder().passes(1).diagnostics(false).build(),
+            VarianceReducedFrankWolfe.builder().passes(1).diagnostics(false).shuffle(false).build(),
+            VarianceReducedFrankWolfe.builder().passes(1).diagnostics(false).shuffleBlock(1).build()};
         DMatrixRMaj w = new DMatrixRMaj(d, 1);
         w.data[0] = 1;
         DMatrixRMaj g = new DMatrixRMaj(d, 1);

@@ -25,11 +25,11 @@ import org.ejml.data.DMatrixRMaj;
  * <p>How the work is shared: helper threads claim blocks in order from one counter and write their
  * coefficients into a ring of {@value #RING} buffers (block c goes to buffer c mod {@value #RING}; it may be
  * claimed only when block c − {@value #RING} has been accumulated and no other helper is writing that buffer). The caller accumulates
- * block b as soon as its coefficients are there; when b is unclaimed it claims and computes it itself, and
- * when a helper holds b but is late it computes b again into its own buffer instead of waiting. So a
- * helper thread that the operating system does not run (a loaded machine) costs the caller a few spins,
- * never a wait for that thread, not even at the end: the caller returns once it has accumulated the last
- * block (a late helper ends on its own after the block it holds).
+ * block b as soon as its coefficients are there; when b is unclaimed it claims and computes it itself;
+ * while a helper holds b it writes later blocks as a helper would, and when that helper is late (by
+ * {@value #LATE_NANOS} ns) it computes b again into its own buffer. So a helper thread that the operating
+ * system does not run (a loaded machine) costs the caller at most that delay, not a wait for the thread,
+ * not even at the end: the caller returns once it has accumulated the last block.
  *
  * <p>Threads come from a pool of daemon threads that end after {@value #IDLE_SECONDS} s without work, so
  * nothing keeps a caller's JVM alive; a late helper may run past the caller's return, but only to the end
@@ -41,6 +41,8 @@ final class ParallelGradientPass {
     static final int RING = 4;
     private static final int IDLE_SECONDS = 2;
     private static final int SPINS = 1 << 8;
+    /** How long the caller waits for a block a helper holds before computing it itself. */
+    static final long LATE_NANOS = 2_000_000;
     /** A block's state in {@link #ready} once a helper has written it into the ring (0 before). */
     private static final int WRITTEN = 1;
     private static final ThreadPoolExecutor POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_SECONDS,
@@ -173,16 +175,17 @@ final class ParallelGradientPass {
 
     /**
      * The caller: accumulates the blocks in order. Block b's coefficients come from the ring when a helper
-     * has written them; if b is unclaimed, the caller claims and computes it itself; if a helper holds it
-     * but is late (a loaded machine), the caller computes it again into its own buffer (the same bits: a
-     * pure function of the rows) rather than wait.
+     * has written them; if b is unclaimed, the caller claims and computes it itself; while a helper holds
+     * it, the caller does a helper's work on a later block, and if the helper is still not done after
+     * {@value #LATE_NANOS} ns (a thread the operating system is not running), the caller computes b again
+     * into its own buffer (the same bits: a pure function of the rows) rather than wait longer.
      */
     private void accumulate(double[] out) {
         int size = rows.size();
         double[] own = new double[block];
         for (int b = 0; b < blocks; b++) {
             double[] c = null;
-            int spins = 0;
+            long waiting = 0;
             while (c == null) {
                 if (ready.get(b) == WRITTEN) {
                     c = ring[b % RING];
@@ -191,7 +194,11 @@ final class ParallelGradientPass {
                         compute(b, own);
                         c = own;
                     }
-                } else if (++spins > SPINS) {
+                } else if (writeNext()) {
+                    waiting = 0;
+                } else if (waiting == 0) {
+                    waiting = System.nanoTime();
+                } else if (System.nanoTime() - waiting > LATE_NANOS) {
                     compute(b, own);
                     c = own;
                 } else {
@@ -204,32 +211,38 @@ final class ParallelGradientPass {
         }
     }
 
-    /**
-     * A helper: claims blocks in order and writes their coefficients into the ring until none is left. Block
-     * c may be claimed only when block c − RING has been accumulated and its buffer is free: the helper
-     * first takes the buffer (so no other writer, however late, can be in it), then the block; a helper
-     * that loses the block to another thread gives the buffer back.
-     */
+    /** A helper: does {@link #writeNext} until every block is claimed. */
     private void help() {
         int spins = 0;
-        while (true) {
-            int c = nextClaim.get();
-            if (c >= blocks) {
-                return;
-            }
-            int slot = c % RING;
-            if (c >= accumulated + RING || !slotFree.compareAndSet(slot, 1, 0)) {
-                spins = pause(spins);
-                continue;
-            }
+        while (nextClaim.get() < blocks) {
+            spins = writeNext() ? 0 : pause(spins);
+        }
+    }
+
+    /**
+     * Claims the next block c and writes its coefficients into ring buffer c mod {@value #RING}, if c may be
+     * claimed now: block c − RING accumulated and no other writer in that buffer. The writer takes the
+     * buffer before the block (so no other writer, however late, can be in it) and gives it back after
+     * writing, or at once if another thread claimed the block first. False if nothing was written.
+     */
+    private boolean writeNext() {
+        int c = nextClaim.get();
+        if (c >= blocks || c >= accumulated + RING) {
+            return false;
+        }
+        int slot = c % RING;
+        if (!slotFree.compareAndSet(slot, 1, 0)) {
+            return false;
+        }
+        try {
             if (!nextClaim.compareAndSet(c, c + 1)) {
-                slotFree.set(slot, 1);
-                continue;
+                return false;
             }
             compute(c, ring[slot]);
             ready.set(c, WRITTEN);
+            return true;
+        } finally {
             slotFree.set(slot, 1);
-            spins = 0;
         }
     }
 

@@ -40,7 +40,7 @@ public final class Optimizers {
             new Entry("non-private", "the same SGD loop without clipping or noise", NonPrivateSgd::builder),
             new Entry("noisy-frank-wolfe", "noisy Frank-Wolfe over a polytope (by default on Poisson batches; "
                     + "preset paper: report-noisy-max)", NoisyFrankWolfe::builder),
-            new Entry("vr-frank-wolfe", "one-pass variance-reduced private Frank-Wolfe",
+            new Entry("vr-frank-wolfe", "variance-reduced private Frank-Wolfe (Poisson batches; paper: one pass)",
                     VarianceReducedFrankWolfe::builder),
             new Entry("noisy-sfw", "noisy stochastic Frank-Wolfe over an lp ball (by default on Poisson batches)",
                     NoisyStochasticFrankWolfe::builder),

@@ -41,17 +41,18 @@ class LargeEpochSuiteTest {
         Map<String, Object> s = new LargeEpochSuite().run(out, true, new PrintWriter(new StringWriter()));
         assertEquals(10_000, s.get("n"));
         List<String> csv = Files.readAllLines(out.resolve("perf-large.csv"));
-        assertEquals("rep,n,d,generate_s,dp_sgd_epoch_s,full_pass_s," + String.join(",", PeakMemory.KEYS), csv.get(0));
+        assertEquals("rep,n,d,generate_s,dp_sgd_epoch_s,full_pass_s,full_pass_default_threads_s," + String.join(",", PeakMemory.KEYS), csv.get(0));
         assertEquals(2, csv.size());
         String[] c = csv.get(1).split(",");
         assertEquals("10000", c[1]);
         assertTrue(Double.parseDouble(c[4]) > 0);
-        long heapPeak = Long.parseLong(c[6]);
-        long heapMax = Long.parseLong(c[10]);
+        assertTrue(Double.parseDouble(c[5]) > 0 && Double.parseDouble(c[6]) > 0, csv.get(1));
+        long heapPeak = Long.parseLong(c[7]);
+        long heapMax = Long.parseLong(c[11]);
         assertTrue(heapPeak > 8L * 10_000 * 100 && heapMax > 0, csv.get(1));
-        long rssPeak = Long.parseLong(c[11]);
+        long rssPeak = Long.parseLong(c[12]);
         boolean proc = Files.isRegularFile(Path.of("/proc/self/status"));
-        assertTrue(proc ? rssPeak >= Long.parseLong(c[12]) && rssPeak > 0 : rssPeak == -1, csv.get(1));
+        assertTrue(proc ? rssPeak >= Long.parseLong(c[13]) && rssPeak > 0 : rssPeak == -1, csv.get(1));
         assertTrue(Files.isRegularFile(out.resolve("perf-large.png")));
     }
 }

@@ -61,12 +61,21 @@ class ConstantCheckCliTest {
     }
 
     @Test
-    void vrFrankWolfeGivesTheTrainedModelNoHeadStart() throws Exception {
+    void vrFrankWolfeGivesTwoScalesOnPoissonBatchesAndNoneInOnePass() throws Exception {
+        // the practical default (Poisson batches): the head start of noisy-frank-wolfe's practical default
         Run r = train("vr-frank-wolfe");
         assertEquals(0, r.rc(), r.err());
         JsonNode params = r.json().get("parameters");
-        assertTrue(params.get("constant_check_scale").asDouble() > 0, params.toString());
-        assertEquals(0.0, params.get("constant_check_margin").asDouble(), 0.0);
+        assertEquals(2 * params.get("constant_check_scale").asDouble(), params.get("constant_check_margin").asDouble(),
+                1e-12, "a head start of two Laplace scales");
+        // the one-pass report-noisy-max schedule (the paper preset, or a given --rounds): none
+        for (String[] flags : new String[][] {{"--preset", "paper"}, {"--rounds", "2"}}) {
+            Run p = train("vr-frank-wolfe", flags);
+            assertEquals(0, p.rc(), p.err());
+            JsonNode pp = p.json().get("parameters");
+            assertTrue(pp.get("constant_check_scale").asDouble() > 0, pp.toString());
+            assertEquals(0.0, pp.get("constant_check_margin").asDouble(), 0.0);
+        }
     }
 
     @Test

@@ -20,7 +20,10 @@ class FrankWolfeCliTest {
             {"vr-frank-wolfe", "--constraint", "l1", "--radius", "5"},
             {"noisy-sfw", "--constraint", "lp", "--p", "1.5", "--radius", "5"},
             {"noisy-sfw", "--constraint", "l1", "--radius", "5"},
-            {"noisy-frank-wolfe", "--preset", "paper", "--radius", "5"}};
+            {"noisy-frank-wolfe", "--preset", "paper", "--radius", "5"},
+            {"vr-frank-wolfe"},
+            {"vr-frank-wolfe", "--preset", "paper", "--radius", "5"},
+            {"vr-frank-wolfe", "--rounds", "2", "--radius", "5"}};
         for (String[] c : configs) {
             String[] args = new String[c.length + 9];
             args[0] = "train";
@@ -37,10 +40,16 @@ class FrankWolfeCliTest {
             JsonNode j = CliTest.json(CliTest.run(args));
             assertEquals(c[0], j.get("algorithm").asText());
             assertTrue(j.get("epsilon").asDouble() <= 5.0, String.join(" ", c));
-            // the practical defaults of noisy-sfw and noisy-frank-wolfe run on Poisson batches (add/remove)
-            assertEquals(!c[0].equals("vr-frank-wolfe") && !String.join(" ", c).contains("--rounds")
-                    && !String.join(" ", c).contains("paper") ? "ADD_OR_REMOVE_ONE" : "REPLACE_ONE",
-                    j.get("relation").asText(), String.join(" ", c));
+            // the practical defaults of the family run on Poisson batches (add/remove); the paper preset and
+            // a given --rounds the one-pass or full-batch report-noisy-max schedules (replace-one)
+            boolean batches = !String.join(" ", c).contains("--rounds") && !String.join(" ", c).contains("paper");
+            assertEquals(batches ? "ADD_OR_REMOVE_ONE" : "REPLACE_ONE", j.get("relation").asText(), String.join(" ", c));
+            if (c[0].equals("vr-frank-wolfe")) {
+                // the report says which schedule ran
+                assertEquals(String.join(" ", c).contains("paper") ? "paper" : "practical",
+                        j.get("parameters").get("preset").asText(), String.join(" ", c));
+                assertEquals(batches, j.get("parameters").has("sampling_rate"), String.join(" ", c));
+            }
         }
     }
 

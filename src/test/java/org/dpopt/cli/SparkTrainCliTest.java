@@ -267,9 +267,12 @@ class SparkTrainCliTest {
             args(data, model, "cluster", "--algorithm", "dp-sgd"),
             args(data, model, "spark", "--algorithm", "dp-sgd", "--format", "libsvm"),
             args(data, model, "spark", "--algorithm", "objective-perturbation", "--loss", "hinge", "--radius", "2"),
+            args(data, model, "spark", "--algorithm", "vr-frank-wolfe"),
+            args(data, model, "spark", "--algorithm", "vr-frank-wolfe", "--preset", "paper"),
         };
         String[] expect = {"not available on Spark", "the declared --dimension 3 but was 2", "--format", "--master",
-            "--engine", "--dimension", "loss smoothness beta must be finite"};
+            "--engine", "--dimension", "loss smoothness beta must be finite", "vr-frank-wolfe is not available on Spark",
+            "vr-frank-wolfe is not available on Spark"};
         for (int k = 0; k < bad.length; k++) {
             CliTest.Run r = CliTest.run(bad[k]);
             assertEquals(2, r.code(), r.err());

@@ -37,8 +37,8 @@ public abstract class OnePassBuilder<B extends OnePassBuilder<B, S>, S extends C
     }
 
     /**
-     * The number of passes K ≥ 1 over the data (default: 1; noisy-sfw's practical default with no schedule
-     * setting runs Poisson batches instead, and giving K selects the passes). Each pass is the one-pass mechanism on the same
+     * The number of passes K ≥ 1 over the data (default: 1; the practical defaults with no schedule
+     * setting run Poisson batches instead, and giving K selects the passes). Each pass is the one-pass mechanism on the same
      * data-independent read order, started from the previous pass's iterate; the K passes compose.
      */
     public B passes(int k) {

@@ -1,6 +1,7 @@
 package org.dpopt.optim.frankwolfe;
 
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.dpopt.accounting.Calibration;
 import org.dpopt.accounting.DpEvent;
@@ -86,9 +87,10 @@ final class PoissonBatchFrankWolfe {
      * @param stepEvent the event of one release, PoissonSampled(q, Gaussian(z))
      * @param steps T
      * @param clip L, the per-example clip norm (the loss's bound) and the sensitivity of a batch sum
+     * @param noiseMultiplier z, the calibrated noise multiplier of stepEvent
      */
     record Schedule(ConvexSet set, Step step, DMatrixRMaj start, BatchSampler sampler, DpEvent stepEvent, long steps,
-            double clip) {
+            double clip, double noiseMultiplier) {
     }
 
     /**
@@ -102,6 +104,16 @@ final class PoissonBatchFrankWolfe {
     static RunPlan plan(String algorithm, NeighboringRelation relation, ProblemShape shape, PrivacyBudget budget,
             PrivacyAccountant accountant, GeneralizedLinearLoss loss, ConvexSet set, Step step, DMatrixRMaj start,
             Consumer<RunParameters.Builder> extra) {
+        return plan(algorithm, relation, shape, budget, accountant, loss, set, step, start, extra, s -> s);
+    }
+
+    /**
+     * The same plan with another detail built from the schedule (an optimizer whose steps use the
+     * schedule's batches, noise and events differently, e.g. {@link VarianceReducedBatches}).
+     */
+    static RunPlan plan(String algorithm, NeighboringRelation relation, ProblemShape shape, PrivacyBudget budget,
+            PrivacyAccountant accountant, GeneralizedLinearLoss loss, ConvexSet set, Step step, DMatrixRMaj start,
+            Consumer<RunParameters.Builder> extra, Function<Schedule, Object> detail) {
         double clip = clip(loss, shape, algorithm); // refused before the calibration
         if (accountant.relation() != NeighboringRelation.ADD_OR_REMOVE_ONE) {
             throw Checks.fail("accountant relation", "add/remove-one for Poisson batches", accountant.relation());
@@ -110,7 +122,8 @@ final class PoissonBatchFrankWolfe {
         BatchSampler sampler = Samplers.poisson().create(n, batchSize(n), EPOCHS);
         double z = Calibration.noiseMultiplier(accountant, zz -> sampler.privacyEvent(n, zz), budget.epsilon(),
                 budget.delta());
-        Schedule s = new Schedule(set, step, start.copy(), sampler, sampler.stepEvent(n, z), sampler.steps(n), clip);
+        Schedule s = new Schedule(set, step, start.copy(), sampler, sampler.stepEvent(n, z), sampler.steps(n), clip,
+                z);
         RunParameters.Builder p = FrankWolfeSupport.parameters(shape, accountant)
                 .put(Param.SAMPLER, sampler.name())
                 .put(Param.BATCH_SIZE, (double) batchSize(n))
@@ -128,7 +141,7 @@ final class PoissonBatchFrankWolfe {
                 .parameters(p.build())
                 .budgetBinding(true)
                 .exactSizeRequired(sampler.requiresExactSize())
-                .detail(s)
+                .detail(detail.apply(s))
                 .build();
     }
 

@@ -4,7 +4,10 @@ import java.util.function.IntConsumer;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.accounting.AdvancedCompositionAccountant;
 import org.dpopt.accounting.NeighboringRelation;
+import org.dpopt.accounting.PldAccountant;
+import org.dpopt.accounting.PrivacyAccountant;
 import org.dpopt.geometry.Polytope;
+import org.dpopt.geometry.Polytopes;
 import org.dpopt.loss.GeneralizedLinearLoss;
 import org.dpopt.loss.Problem;
 import org.dpopt.loss.ProblemShape;
@@ -36,7 +39,7 @@ import org.ejml.data.DMatrixRMaj;
  * <p>Assumptions: a smooth GLL (|φ′| ≤ L₀, |φ″| ≤ β₀, possibly non-convex), rows ‖x‖₂ ≤ R; so f is
  * L = L₀R-Lipschitz and β = β₀R²-smooth in ℓ2.
  *
- * <p>Privacy (replace-one): a record in A_r moves every score ⟨v, d_t⟩ of round r by at most
+ * <p>Privacy of the one pass (replace-one): a record in A_r moves every score ⟨v, d_t⟩ of round r by at most
  * Δ₀ = 2L·max‖v‖₂/b₀; a record in B_t moves the scores of steps ≥ t by at most
  * 2β‖w_t − w_{t−1}‖₂·max‖v‖₂/b ≤ 2βμ·diam₂(W)·max‖v‖₂/b, and b = ⌈b₀βμ·diam₂/L⌉ makes this ≤ Δ₀.
  * Every selection uses the Laplace scale 2Δ₀/ε0 (ε0-DP with respect to any record of its round); a
@@ -45,14 +48,34 @@ import org.ejml.data.DMatrixRMaj;
  * Parallel(R × [m × (ε0, 0)]). ε0 is the largest value the accountant (default: advanced composition,
  * {@link AdvancedCompositionAccountant}) certifies for m steps within (ε, δ).
  *
- * <p>Default schedule (both presets; the practical one releases the last iterate): R = min(n,
- * ⌈(nε)^{1/3}⌉), μ = 1/R, m = ⌈L/(βμ·diam₂)⌉ (the difference batches of a round together are about as
- * large as its anchor) but at most what fits n records with b₀ = 1, b₀ the largest size that fits n
- * records. {@link Builder#passes} runs several passes of the schedule (theory-notes/frank-wolfe.md §4a).
+ * <p>One-pass schedule: R = min(n, ⌈(nε)^{1/3}⌉), μ = 1/R, m = ⌈L/(βμ·diam₂)⌉ (the difference batches
+ * of a round together are about as large as its anchor) but at most what fits n records with b₀ = 1, b₀
+ * the largest size that fits n records. {@link Builder#passes} runs several passes of the schedule
+ * (theory-notes/frank-wolfe.md §4a).
+ *
+ * <p>Presets. {@link org.dpopt.optim.Preset#PAPER}: the one pass above with the uniformly random output
+ * iterate, replace-one. {@link org.dpopt.optim.Preset#PRACTICAL} (default) with no rounds, step size,
+ * steps per round or passes given: Frank–Wolfe on Poisson batches with a recursive variance-reduced
+ * estimator ({@link VarianceReducedBatches}: each step releases one clipped batch sum — a fresh gradient,
+ * a SARAH-type difference, or a weighted mix, by a public rule — with Gaussian noise), T ×
+ * PoissonSampled(q, Gaussian(z)) by PLD under add/remove-one, the last iterate, and for an unconstrained
+ * problem the ℓ1 ball of radius 2√(nε) (theory-notes/frank-wolfe.md §3a). The practical preset with a
+ * given schedule setting keeps the one pass and releases its last iterate. The optimizer's
+ * {@link #relation()} follows its schedule.
  */
 public final class VarianceReducedFrankWolfe extends OnePassOptimizer<VarianceReducedFrankWolfe.Builder> {
+    /** The builder's accountant unless one is given: advanced composition under replace-one, for the one pass. */
+    private static final PrivacyAccountant ONE_PASS_ACCOUNTANT = new AdvancedCompositionAccountant(
+            NeighboringRelation.REPLACE_ONE);
+
     private VarianceReducedFrankWolfe(Builder b) {
-        super("vr-frank-wolfe", b);
+        super("vr-frank-wolfe", NoisyStochasticFrankWolfe.poissonBatches(b.settings())
+                ? NeighboringRelation.ADD_OR_REMOVE_ONE : NeighboringRelation.REPLACE_ONE, b);
+    }
+
+    /** Whether a plan of this optimizer runs on Poisson batches (its practical default). */
+    public static boolean onBatches(RunPlan plan) {
+        return VarianceReducedBatches.isPlanOf(plan);
     }
 
     /** A builder with the documented defaults. */
@@ -74,6 +97,9 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer<VarianceRe
     @Override
     protected RunPlan planFor(ProblemShape shape, PrivacyBudget budget) {
         GeneralizedLinearLoss loss = FrankWolfeSupport.requireGll(shape.loss(), name());
+        if (NoisyStochasticFrankWolfe.poissonBatches(settings)) {
+            return batchPlan(shape, budget, loss);
+        }
         Polytope set = FrankWolfeSupport.polytope(config.domain(), shape, name());
         int d = shape.dimension();
         // one pass by default: full-batch passes did not help on the validation splits (theory-notes/defaults.md)
@@ -91,8 +117,28 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer<VarianceRe
         return plan(shape, budget, s, FrankWolfeSupport.pureSelections(eps0, m), params, new Schedule(set, loss, s, rnm));
     }
 
+    /**
+     * The practical default: Frank–Wolfe on Poisson batches with the variance-reduced estimator
+     * ({@link VarianceReducedBatches}), PLD under add/remove-one unless an accountant was given (which must
+     * then be for add/remove-one); for an unconstrained problem the ℓ1 ball of noisy-frank-wolfe's radius
+     * rule 2√(nε).
+     */
+    private RunPlan batchPlan(ProblemShape shape, PrivacyBudget budget, GeneralizedLinearLoss loss) {
+        boolean ruled = config.domain() == null && shape.domain().isWholeSpace();
+        double r = ruled ? NoisyFrankWolfe.defaultRadius(shape.size(), budget.epsilon()) : Double.NaN;
+        Polytope set = ruled ? Polytopes.l1Ball(r) : FrankWolfeSupport.polytope(config.domain(), shape, name());
+        PrivacyAccountant given = settings.accountant();
+        PrivacyAccountant acc = given == ONE_PASS_ACCOUNTANT ? new PldAccountant() : given;
+        return VarianceReducedBatches.plan(name(), relation(), shape, budget, acc, loss, set, r);
+    }
+
     @Override
     public OptimizationResult run(Problem problem, RunPlan plan, UniformRandomProvider rng) {
+        if (onBatches(plan)) {
+            Polytope set = (Polytope) plan.detail(VarianceReducedBatches.Schedule.class).batches().set();
+            return VarianceReducedBatches.run(PrivateRun.start(plan, problem, rng, options()), plan,
+                    settings.population(), w -> FrankWolfeSupport.frankWolfeGap(problem, set, w));
+        }
         Schedule s = plan.detail(Schedule.class);
         PrivateRun run = PrivateRun.start(plan, problem, rng, options());
         DMatrixRMaj out = iterate(run, s, (scores, count) -> run.reportNoisyMax(s.rnm(), scores, count, -1.0), null);
@@ -155,7 +201,7 @@ public final class VarianceReducedFrankWolfe extends OnePassOptimizer<VarianceRe
     /** Builder; every setter validates (the schedule setters are shared with noisy SFW). */
     public static final class Builder extends OnePassBuilder<Builder, Polytope> {
         private Builder() {
-            super(new AdvancedCompositionAccountant(NeighboringRelation.REPLACE_ONE), "vr-frank-wolfe");
+            super(ONE_PASS_ACCOUNTANT, "vr-frank-wolfe");
         }
 
         /** Builds the immutable optimizer. */

@@ -12,8 +12,10 @@
  *       vertex of least score for a Poisson batch's noisy gradient sum</td><td>T × (ε0, 0); practical:
  *       T × PoissonSampled(q, Gaussian(z))</td><td>advanced composition; practical: PLD</td></tr>
  *   <tr><td>{@link org.dpopt.optim.frankwolfe.VarianceReducedFrankWolfe}</td><td>BGM21 Alg. 4</td>
- *       <td>report-noisy-max on a recursive one-pass estimate</td><td>Parallel(R × [m × (ε0, 0)])</td>
- *       <td>advanced composition</td></tr>
+ *       <td>paper: report-noisy-max on a recursive one-pass estimate; practical default: the vertex of
+ *       least score for a recursive estimate built from Poisson batches' noisy clipped sums</td>
+ *       <td>Parallel(R × [m × (ε0, 0)]); practical: T × PoissonSampled(q, Gaussian(z))</td>
+ *       <td>advanced composition; practical: PLD</td></tr>
  *   <tr><td>{@link org.dpopt.optim.frankwolfe.NoisyStochasticFrankWolfe}</td><td>BGM21 Alg. 5</td>
  *       <td>Gaussian noise on the same estimate, then the ℓp-ball LMO</td>
  *       <td>Parallel(R × [m × Gaussian(z)]) per pass; {@code passes(K)} with one full-batch round:

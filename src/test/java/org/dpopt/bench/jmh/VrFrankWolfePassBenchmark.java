@@ -58,8 +58,8 @@ public class VrFrankWolfePassBenchmark {
     public void setup() {
         problem = Problem.of(Synthetic.logistic(n, Synthetic.plantedVector(d, 2.0, Rngs.seeded(1)), Rngs.seeded(2))
                 .data(), Losses.logistic(), Polytopes.l1Ball(10.0));
-        vr = VarianceReducedFrankWolfe.builder().diagnostics(false).build();
-        vrSequential = VarianceReducedFrankWolfe.builder().diagnostics(false).shuffle(false).build();
+        vr = VarianceReducedFrankWolfe.builder().passes(1).diagnostics(false).build();
+        vrSequential = VarianceReducedFrankWolfe.builder().passes(1).diagnostics(false).shuffle(false).build();
         budget = PrivacyBudget.of(1, 1e-6);
         w = new DMatrixRMaj(d, 1);
         w.data[0] = 1;

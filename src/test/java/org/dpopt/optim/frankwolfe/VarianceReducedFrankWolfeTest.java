@@ -37,11 +37,26 @@ import org.junit.jupiter.api.Test;
 
 class VarianceReducedFrankWolfeTest {
 
+    /** The practical default (Poisson batches with the recursive estimator). */
     @Nested
     class Contract extends PrivateOptimizerContract {
         @Override
         protected PrivateOptimizer optimizer() {
             return VarianceReducedFrankWolfe.builder().build();
+        }
+
+        @Override
+        protected Problem problem() {
+            return sparse(2000, 10, 30);
+        }
+    }
+
+    /** The paper preset (one pass, report-noisy-max). */
+    @Nested
+    class PaperContract extends PrivateOptimizerContract {
+        @Override
+        protected PrivateOptimizer optimizer() {
+            return VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).build();
         }
 
         @Override
@@ -58,7 +73,7 @@ class VarianceReducedFrankWolfeTest {
     void planEqualizesSensitivitiesAndStatesParallelRounds() {
         Problem p = sparse(5000, 30, 1);
         PrivacyBudget budget = PrivacyBudget.of(2.0, 1e-6);
-        VarianceReducedFrankWolfe vr = VarianceReducedFrankWolfe.builder().build();
+        VarianceReducedFrankWolfe vr = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).build();
         RunPlan plan = vr.plan(p.shape(), budget);
         OnePassSchedule s = schedule(plan).schedule();
         // R = ⌈(nε)^{1/3}⌉ = ⌈10000^{1/3}⌉ = 22, μ = 1/R; m = ⌈L/(βμD₂)⌉ with L = 1, β = 1/4, D₂ = 20
@@ -128,13 +143,15 @@ class VarianceReducedFrankWolfeTest {
     @Test
     void theDefaultScheduleFitsEverySmallDatasetItIsPlannedFor() {
         // the automatic R and m are clamped to what n records hold (heart_scale's n = 216 at eps = 5 once
-        // asked for R = 11 rounds of m = 20 steps, 220 records); the paper and practical presets alike
+        // asked for R = 11 rounds of m = 20 steps, 220 records); the paper preset and the practical one with
+        // a given schedule (one pass) alike
         for (int n : new int[] {2, 3, 7, 30, 100, 215, 216, 300, 455}) {
             Problem p = sparse(n, 14, 3);
             for (double eps : new double[] {0.5, 1, 2, 5, 10, 50}) {
                 for (Preset preset : Preset.values()) {
                     PrivacyBudget budget = PrivacyBudget.of(eps, 1e-5);
-                    RunPlan vr = VarianceReducedFrankWolfe.builder().preset(preset).build().plan(p.shape(), budget);
+                    RunPlan vr = VarianceReducedFrankWolfe.builder().preset(preset).passes(1).build()
+                            .plan(p.shape(), budget);
                     OnePassSchedule s = schedule(vr).schedule();
                     assertTrue(s.records() <= n, () -> "n = " + n + ": " + s.records() + " records planned");
                     assertTrue(s.anchor() >= 1);
@@ -155,7 +172,8 @@ class VarianceReducedFrankWolfeTest {
             for (double eps : new double[] {1, 2, 5, 10}) {
                 Problem p = Problem.of(base.data().subset(java.util.stream.IntStream.range(0, n).toArray()), Losses.logistic(),
                         Polytopes.l1Ball(1.0));
-                RunPlan plan = VarianceReducedFrankWolfe.builder().build().plan(p.shape(), PrivacyBudget.of(eps, 1e-5));
+                RunPlan plan = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).build()
+                        .plan(p.shape(), PrivacyBudget.of(eps, 1e-5));
                 OnePassSchedule s = schedule(plan).schedule();
                 assertTrue(s.records() <= n, n + " " + eps + ": " + s.records());
                 assertTrue(plan.statement() != null);
@@ -170,7 +188,8 @@ class VarianceReducedFrankWolfeTest {
     @Test
     void usesEveryRecordAtMostOnce() {
         Problem p = sparse(3000, 20, 3);
-        RunPlan plan = VarianceReducedFrankWolfe.builder().build().plan(p.shape(), PrivacyBudget.of(1.0, 1e-6));
+        RunPlan plan = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).build()
+                .plan(p.shape(), PrivacyBudget.of(1.0, 1e-6));
         int[] visits = new int[3000];
         UniformRandomProvider sel = Rngs.seeded(5);
         VarianceReducedFrankWolfe.iterate(PrivateRun.start(plan, p, Rngs.seeded(4), RunOptions.DEFAULT),
@@ -259,7 +278,7 @@ class VarianceReducedFrankWolfeTest {
         // expected gap of the random output iterate: mean of 5 seeded runs
         double gap = 0;
         for (int seed = 7; seed < 12; seed++) {
-            OptimizationResult r = VarianceReducedFrankWolfe.builder().diagnostics(true).build()
+            OptimizationResult r = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).diagnostics(true).build()
                     .optimize(p, PrivacyBudget.of(200, 1e-6), Rngs.seeded(seed));
             assertEquals(FrankWolfeSupport.frankWolfeGap(p, set, r.solution()),
                     r.nonPrivateDiagnostics().get(Diagnostic.FRANK_WOLFE_GAP), 0);
@@ -291,11 +310,15 @@ class VarianceReducedFrankWolfeTest {
     void thePracticalPresetReleasesTheLastIterateAndNoOutputIndex() {
         Problem p = sparse(2000, 10, 12);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
-        OptimizationResult r = VarianceReducedFrankWolfe.builder().diagnostics(true).build()
-                .optimize(p, b, Rngs.seeded(3));
-        assertEquals("last", r.parameters().get(Param.OUTPUT));
-        assertEquals("practical", r.parameters().get(Param.PRESET));
-        assertFalse(r.nonPrivateDiagnostics().asMap().containsKey(Diagnostic.OUTPUT_INDEX.key()));
+        // on Poisson batches (the default) and in one pass (a given schedule)
+        for (VarianceReducedFrankWolfe vr : new VarianceReducedFrankWolfe[] {
+            VarianceReducedFrankWolfe.builder().diagnostics(true).build(),
+            VarianceReducedFrankWolfe.builder().passes(1).diagnostics(true).build()}) {
+            OptimizationResult r = vr.optimize(p, b, Rngs.seeded(3));
+            assertEquals("last", r.parameters().get(Param.OUTPUT));
+            assertEquals("practical", r.parameters().get(Param.PRESET));
+            assertFalse(r.nonPrivateDiagnostics().asMap().containsKey(Diagnostic.OUTPUT_INDEX.key()));
+        }
     }
 
     @Test
@@ -304,9 +327,10 @@ class VarianceReducedFrankWolfeTest {
         // ledger records the honest event: with the same seed the path must change, and the report says so.
         Problem p = sparse(2000, 10, 13);
         PrivacyBudget b = PrivacyBudget.of(1, 1e-6);
-        OptimizationResult honest = VarianceReducedFrankWolfe.builder().build().optimize(p, b, Rngs.seeded(4));
+        OptimizationResult honest = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).build()
+                .optimize(p, b, Rngs.seeded(4));
         for (Mutation m : new Mutation[] {Mutation.RNM_HALF_SCALE, Mutation.HALF_NOISE}) {
-            OptimizationResult mutant = VarianceReducedFrankWolfe.builder().mutation(m).build()
+            OptimizationResult mutant = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).mutation(m).build()
                     .optimize(p, b, Rngs.seeded(4));
             assertEquals(honest.ledger(), mutant.ledger());
             assertFalse(java.util.Arrays.equals(honest.solution().data, mutant.solution().data), m.cliName());
@@ -327,16 +351,16 @@ class VarianceReducedFrankWolfeTest {
                         .shape(), b));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder()
                 .domain(Polytopes.vertices(new double[][] {{1, 0}, {0, 1}})).build().plan(p.shape(), b));
-        assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().build()
-                .plan(Problem.of(p.data(), Losses.logistic()).shape(), b));
+        assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().preset(Preset.PAPER)
+                .build().plan(Problem.of(p.data(), Losses.logistic()).shape(), b));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().stepSize(1.5));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().stepSize(0));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().rounds(0));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().stepsPerRound(0));
         assertThrows(IllegalArgumentException.class, () -> VarianceReducedFrankWolfe.builder().shuffleBlock(0));
         // the schedule addresses records by position: the declared size must be the number of rows
-        RunPlan plan = VarianceReducedFrankWolfe.builder().build().plan(p.withDeclaredSize(300).shape(), b);
-        assertThrows(IllegalArgumentException.class,
-                () -> VarianceReducedFrankWolfe.builder().build().run(p.withDeclaredSize(300), plan, Rngs.seeded(1)));
+        VarianceReducedFrankWolfe paper = VarianceReducedFrankWolfe.builder().preset(Preset.PAPER).build();
+        RunPlan plan = paper.plan(p.withDeclaredSize(300).shape(), b);
+        assertThrows(IllegalArgumentException.class, () -> paper.run(p.withDeclaredSize(300), plan, Rngs.seeded(1)));
     }
 }
