@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -102,8 +103,13 @@ final class ParallelGradientPass {
      */
     private void run(double[] out) {
         List<Future<?>> helpers = new ArrayList<>();
-        for (int t = 1; t < threads; t++) {
-            helpers.add(POOL.submit(() -> guarded(this::help)));
+        try {
+            for (int t = 1; t < threads; t++) {
+                helpers.add(POOL.submit(() -> guarded(this::help)));
+            }
+        } catch (RejectedExecutionException | OutOfMemoryError e) {
+            // no more threads to be had (a process or container limit): go on with the helpers started;
+            // the caller computes every block no helper claims
         }
         try {
             guarded(() -> accumulate(out));
