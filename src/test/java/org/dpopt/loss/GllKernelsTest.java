@@ -12,6 +12,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.DoubleConsumer;
 
 import org.apache.commons.rng.UniformRandomProvider;
 import org.dpopt.data.Dataset;
@@ -116,50 +117,12 @@ class GllKernelsTest {
         Dataset data = data(2000, 5, 3);
         GeneralizedLinearLoss logistic = Losses.logistic();
         int bad = 1234;
-        GeneralizedLinearLoss failing = new GeneralizedLinearLoss() {
-            @Override
-            public double phi(double u, double y) {
-                return logistic.phi(u, y);
+        double badDot = data.dot(bad, w5());
+        GeneralizedLinearLoss failing = new HookedLoss(logistic, u -> {
+            if (u == badDot) {
+                throw new IllegalArgumentException("row " + bad + " refused");
             }
-
-            @Override
-            public double derivative(double u, double y) {
-                if (u == data.dot(bad, w5())) {
-                    throw new IllegalArgumentException("row " + bad + " refused");
-                }
-                return logistic.derivative(u, y);
-            }
-
-            @Override
-            public double secondDerivative(double u, double y) {
-                return logistic.secondDerivative(u, y);
-            }
-
-            @Override
-            public double scalarLipschitz() {
-                return logistic.scalarLipschitz();
-            }
-
-            @Override
-            public double scalarSmoothness() {
-                return logistic.scalarSmoothness();
-            }
-
-            @Override
-            public boolean isClassification() {
-                return true;
-            }
-
-            @Override
-            public Convexity convexity() {
-                return logistic.convexity();
-            }
-
-            @Override
-            public String name() {
-                return "failing";
-            }
-        };
+        });
         for (int threads : new int[] {2, 3}) {
             IllegalArgumentException e = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThrows(
                     IllegalArgumentException.class,
@@ -189,7 +152,7 @@ class GllKernelsTest {
             CountDownLatch release = new CountDownLatch(1);
             AtomicBoolean stalled = new AtomicBoolean();
             AtomicBoolean resumed = new AtomicBoolean();
-            GeneralizedLinearLoss stalling = new HookedLoss(logistic, () -> {
+            GeneralizedLinearLoss stalling = new HookedLoss(logistic, u -> {
                 if (!Thread.currentThread().getName().startsWith("dpopt-pass")) {
                     waitUntil(stalled); // the caller: let a helper take a block and stall first
                 } else if (stalled.compareAndSet(false, true)) {
@@ -344,12 +307,12 @@ class GllKernelsTest {
         }
     }
 
-    /** The logistic loss with a hook run at the start of every derivative (to stall or fail a thread). */
+    /** A loss with a hook given the score at the start of every derivative (to stall or fail a thread). */
     private static final class HookedLoss implements GeneralizedLinearLoss {
         private final GeneralizedLinearLoss base;
-        private final Runnable hook;
+        private final DoubleConsumer hook;
 
-        HookedLoss(GeneralizedLinearLoss base, Runnable hook) {
+        HookedLoss(GeneralizedLinearLoss base, DoubleConsumer hook) {
             this.base = base;
             this.hook = hook;
         }
@@ -361,7 +324,7 @@ class GllKernelsTest {
 
         @Override
         public double derivative(double u, double y) {
-            hook.run();
+            hook.accept(u);
             return base.derivative(u, y);
         }
 
